@@ -1,0 +1,39 @@
+// Secrets adapter on node:crypto: SHA-256 hashes, AES-256-CBC with a derived IV, timingSafeEqual.
+import { createCipheriv, createDecipheriv, createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { Secrets } from '../../ports/crypto.js';
+
+/**
+ * Upstream stores keys AES-256-CBC encrypted as `<ivhex>:<cipherhex>` with the key = SHA-256 of a
+ * root secret. The IV here is derived from the plaintext (HMAC) instead of drawn at random, so
+ * encryption consumes no randomness and a world replays byte for byte.
+ */
+export class NodeSecrets implements Secrets {
+  private readonly key: Buffer;
+
+  constructor(rootKey: string) {
+    this.key = createHash('sha256').update(rootKey).digest();
+  }
+
+  hash(key: string): string {
+    return createHash('sha256').update(key).digest('hex');
+  }
+
+  encrypt(plain: string): string {
+    const iv = createHmac('sha256', this.key).update(plain).digest().subarray(0, 16);
+    const c = createCipheriv('aes-256-cbc', this.key, iv);
+    return `${iv.toString('hex')}:${Buffer.concat([c.update(plain, 'utf8'), c.final()]).toString('hex')}`;
+  }
+
+  decrypt(enc: string): string {
+    const [ivHex, dataHex] = enc.split(':');
+    const d = createDecipheriv('aes-256-cbc', this.key, Buffer.from(ivHex ?? '', 'hex'));
+    return Buffer.concat([d.update(Buffer.from(dataHex ?? '', 'hex')), d.final()]).toString('utf8');
+  }
+
+  equal(a: string, b: string): boolean {
+    const x = Buffer.from(a, 'utf8');
+    const y = Buffer.from(b, 'utf8');
+    // Compare equal-length buffers only; the length check itself leaks nothing useful for fixed-format keys.
+    return x.length === y.length && timingSafeEqual(x, y);
+  }
+}

@@ -1,0 +1,99 @@
+// Token catalogue adapter: loads fixtures/tokens.json into per-chain lookups (burn addresses included).
+import { readFileSync } from 'node:fs';
+import { SPECIFIC_CHAINS, type SpecificChain, type TokenCatalogue, type TokenMeta } from '../../ports/prices.js';
+
+/** One token entry as written in tokens.json (times as ISO strings or a relative age). */
+export interface TokenEntry {
+  address: string;
+  symbol: string;
+  name?: string;
+  decimals: number;
+  kind: TokenMeta['kind'];
+  price?: number;
+  pairCreatedAt?: string | number | null;
+  /** Relative form: the pair is always this many hours old at the quoted instant. */
+  pairAgeHours?: number;
+  volume24h?: number | null;
+  liquidityUsd?: number | null;
+  fdv?: number | null;
+}
+
+/** The tokens.json document. */
+export interface TokensFile {
+  nativeSymbols?: Partial<Record<SpecificChain, string>>;
+  chains: Partial<Record<SpecificChain, TokenEntry[]>>;
+  burn?: { address: string; parent: 'evm' | 'svm'; symbol?: string }[];
+}
+
+/** Catalogue row: the port's metadata plus the fixture's default price and relative age. */
+export interface CatalogueToken extends TokenMeta {
+  defaultPrice: number | null;
+  pairAgeHours?: number;
+}
+
+/** Path of the shipped catalogue (works from src/ and dist/). */
+export const DEFAULT_TOKENS_URL = new URL('../../../fixtures/tokens.json', import.meta.url);
+
+/** Reads and parses a tokens.json file. */
+export function readTokensFile(path: string | URL = DEFAULT_TOKENS_URL): TokensFile {
+  return JSON.parse(readFileSync(path, 'utf8')) as TokensFile;
+}
+
+function toMs(v: string | number | null | undefined): number | null {
+  if (v === null || v === undefined) return null;
+  const ms = typeof v === 'number' ? v : Date.parse(v);
+  if (!Number.isFinite(ms)) throw new Error(`tokens.json: bad pairCreatedAt ${String(v)}`);
+  return ms;
+}
+
+/** In-memory catalogue keyed by (chain, lower-cased address). */
+export class Catalogue implements TokenCatalogue {
+  private readonly byChain = new Map<SpecificChain, CatalogueToken[]>();
+  private readonly byKey = new Map<string, CatalogueToken>();
+
+  constructor(file: TokensFile) {
+    for (const chain of SPECIFIC_CHAINS) {
+      const list: CatalogueToken[] = (file.chains[chain] ?? []).map((e) => {
+        if (typeof e.address !== 'string' || typeof e.symbol !== 'string' || !Number.isInteger(e.decimals)) {
+          throw new Error(`tokens.json: bad entry on ${chain}: ${JSON.stringify(e)}`);
+        }
+        const tok: CatalogueToken = {
+          address: e.address, symbol: e.symbol, decimals: e.decimals, specificChain: chain, kind: e.kind,
+          pairCreatedAt: toMs(e.pairCreatedAt), volume24h: e.volume24h ?? null,
+          liquidityUsd: e.liquidityUsd ?? null, fdv: e.fdv ?? null,
+          defaultPrice: e.kind === 'stable' ? (e.price ?? 1) : (e.price ?? null),
+        };
+        if (e.name !== undefined) tok.name = e.name;
+        if (e.pairAgeHours !== undefined) tok.pairAgeHours = e.pairAgeHours;
+        return tok;
+      });
+      for (const b of file.burn ?? []) {
+        if ((b.parent === 'svm') !== (chain === 'svm')) continue;
+        list.push({
+          address: b.address, symbol: b.symbol ?? 'BURN', decimals: b.parent === 'svm' ? 9 : 18, specificChain: chain,
+          kind: 'burn', pairCreatedAt: null, volume24h: null, liquidityUsd: null, fdv: null, defaultPrice: 0,
+        });
+      }
+      this.byChain.set(chain, list);
+      for (const tok of list) this.byKey.set(key(tok.address, chain), tok);
+    }
+  }
+
+  tokens(chain: SpecificChain): readonly CatalogueToken[] {
+    return this.byChain.get(chain) ?? [];
+  }
+
+  find(address: string, chain: SpecificChain): CatalogueToken | undefined {
+    return this.byKey.get(key(address, chain));
+  }
+
+  bySymbol(chain: SpecificChain, symbol: string): CatalogueToken | undefined {
+    const s = symbol.toLowerCase();
+    return this.tokens(chain).find((t) => t.symbol.toLowerCase() === s);
+  }
+}
+
+/** Map key of a token: chain plus lower-cased address. */
+export function key(address: string, chain: SpecificChain): string {
+  return `${chain}:${address.toLowerCase()}`;
+}
