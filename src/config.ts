@@ -1,0 +1,86 @@
+// WorldOptions -> WorldConfig with defaults and validation (pure; argv parsing lives in cli/).
+import type { WorldConfig } from './domain/deps.js';
+import type { InitialBalance, TradingConstraints } from './domain/model.js';
+import { isSpecificChain } from './domain/prices.js';
+import type { FeedDef } from './adapters/prices/feeds.js';
+import type { TokensFile } from './adapters/prices/catalogue.js';
+import type { WorldFixture } from './fixture.js';
+import type { SpecificChain } from './ports/prices.js';
+
+/** Options of `createWorld`; everything is optional. */
+export interface WorldOptions {
+  /** Seed of the id/RNG source and the random-walk feed (number or string; default 1). */
+  seed?: number | string;
+  /** Virtual start time (epoch ms or ISO string; default 2025-01-01T00:00:00Z). */
+  startTime?: number | string;
+  /** `manual` (default): time moves only through advance/setTime. `system`: wall time. */
+  clock?: 'manual' | 'system';
+  /** Price feed (default: constant prices from the token catalogue). */
+  prices?: FeedDef;
+  /** Token catalogue document (default: fixtures/tokens.json). */
+  tokens?: TokensFile;
+  evmChains?: SpecificChain[];
+  maxTradePercentage?: number;
+  /** Periodic snapshot interval in virtual ms (default 300000, minimum 1000). */
+  snapshotIntervalMs?: number;
+  defaultInitialBalances?: InitialBalance[];
+  defaultTradingConstraints?: Partial<TradingConstraints>;
+  /** Create an admin at world creation (optionally with a chosen key). */
+  admin?: { username?: string; email?: string; password?: string; apiKey?: string };
+  /** Declarative world contents loaded through the domain functions. */
+  fixture?: WorldFixture;
+  /** Deep-freeze stored rows (catches accidental mutation in tests). */
+  freezeRows?: boolean;
+  /** Root secret for key encryption (default fixed, so worlds replay identically). */
+  rootKey?: string;
+}
+
+/** Default start of virtual time. */
+export const DEFAULT_START_TIME = Date.UTC(2025, 0, 1);
+
+/** The era's e2e starting balances, used when a competition gives none. */
+export const DEFAULT_INITIAL_BALANCES: InitialBalance[] = [
+  { specificChain: 'svm', tokenSymbol: 'sol', amount: 10 },
+  { specificChain: 'svm', tokenSymbol: 'usdc', amount: 5000 },
+  { specificChain: 'svm', tokenSymbol: 'usdt', amount: 1000 },
+  { specificChain: 'eth', tokenSymbol: 'eth', amount: 1 },
+  { specificChain: 'eth', tokenSymbol: 'usdc', amount: 5000 },
+  { specificChain: 'optimism', tokenSymbol: 'usdc', amount: 200 },
+  { specificChain: 'polygon', tokenSymbol: 'usdc', amount: 200 },
+  { specificChain: 'arbitrum', tokenSymbol: 'usdc', amount: 200 },
+  { specificChain: 'base', tokenSymbol: 'usdc', amount: 5000 },
+];
+
+/** Upstream's default trading constraints. */
+export const DEFAULT_TRADING_CONSTRAINTS: TradingConstraints = {
+  minimumPairAgeHours: 168, minimum24hVolumeUsd: 100000, minimumLiquidityUsd: 100000, minimumFdvUsd: 1000000, minTradesPerDay: null,
+};
+
+/** Upstream's default EVM discovery order. */
+export const DEFAULT_EVM_CHAINS: SpecificChain[] = ['eth', 'polygon', 'arbitrum', 'base', 'optimism', 'avalanche', 'linea'];
+
+/** Parses an epoch-ms number or an ISO date string; throws a clear error otherwise. */
+export function parseTime(v: number | string, what: string): number {
+  const ms = typeof v === 'number' ? v : Date.parse(v);
+  if (!Number.isFinite(ms)) throw new Error(`${what}: not a valid time: ${String(v)}`);
+  return ms;
+}
+
+/** Applies defaults and validates; `version` comes from package.json. */
+export function resolveConfig(o: WorldOptions, version: string): WorldConfig {
+  const seed = o.seed ?? o.fixture?.seed ?? 1;
+  if (typeof seed === 'number' && !Number.isFinite(seed)) throw new Error('seed must be a finite number or a string');
+  const startTime = parseTime(o.startTime ?? o.fixture?.startTime ?? DEFAULT_START_TIME, 'startTime');
+  const evmChains = o.evmChains ?? DEFAULT_EVM_CHAINS;
+  for (const c of evmChains) if (!isSpecificChain(c) || c === 'svm') throw new Error(`evmChains: not an EVM chain: ${String(c)}`);
+  const maxTradePercentage = o.maxTradePercentage ?? 25;
+  if (!(maxTradePercentage >= 1 && maxTradePercentage <= 100)) throw new Error('maxTradePercentage must be between 1 and 100');
+  const snapshotIntervalMs = o.snapshotIntervalMs ?? 300_000;
+  if (!Number.isFinite(snapshotIntervalMs) || snapshotIntervalMs < 1000) throw new Error('snapshotIntervalMs must be at least 1000');
+  return {
+    seed, startTime, evmChains: [...evmChains], maxTradePercentage, snapshotIntervalMs,
+    defaultInitialBalances: o.defaultInitialBalances ?? DEFAULT_INITIAL_BALANCES,
+    defaultTradingConstraints: { ...DEFAULT_TRADING_CONSTRAINTS, ...o.defaultTradingConstraints },
+    version,
+  };
+}

@@ -1,0 +1,57 @@
+// Authentication rules: Bearer parsing, agent-key and admin-key lookup by hash, constant-time check.
+import type { ReadTx } from '../ports/store.js';
+import type { Deps } from './deps.js';
+import { DomainError } from './errors.js';
+import type { Admin, Agent, Principal } from './model.js';
+import type { Tables } from './tables.js';
+
+/** Upstream accepts exactly `Bearer <key>` (capital B, one space); anything else is "no key". */
+export function parseBearer(header: string | undefined): string | null {
+  if (typeof header !== 'string' || !header.startsWith('Bearer ')) return null;
+  const key = header.slice('Bearer '.length);
+  return key === '' ? null : key;
+}
+
+async function byHash<K extends 'agents' | 'admins'>(deps: Deps, tx: ReadTx<Tables>, table: K, key: string): Promise<Tables[K] | undefined> {
+  const hash = deps.secrets.hash(key);
+  const rows = await tx.find(table, 'apiKeyHash', hash);
+  return rows.find((r) => deps.secrets.equal(r.apiKeyHash, hash));
+}
+
+/** The agent owning `key`, if it is usable (only active agents authenticate). */
+export async function findAgentByKey(deps: Deps, tx: ReadTx<Tables>, key: string): Promise<Agent | undefined> {
+  const agent = await byHash(deps, tx, 'agents', key);
+  return agent && agent.status === 'active' ? agent : undefined;
+}
+
+/** The admin owning `key` (any status; callers decide what an inactive admin may do). */
+export function findAdminByKey(deps: Deps, tx: ReadTx<Tables>, key: string): Promise<Admin | undefined> {
+  return byHash(deps, tx, 'admins', key);
+}
+
+/** Resolves the principal for an auth mode; throws the upstream 401/403 errors. */
+export async function authenticate(
+  deps: Deps, mode: 'public' | 'optional' | 'key' | 'admin', header: string | undefined,
+): Promise<Principal> {
+  if (mode === 'public') return { kind: 'anonymous' };
+  const key = parseBearer(header);
+  return deps.store.read(async (tx) => {
+    if (mode === 'admin') {
+      if (key === null) throw new DomainError('ADMIN_KEY_MISSING');
+      const admin = await findAdminByKey(deps, tx, key);
+      if (!admin) throw new DomainError('ADMIN_KEY_INVALID');
+      if (admin.status !== 'active') throw new DomainError('ADMIN_INACTIVE');
+      return { kind: 'admin', adminId: admin.id };
+    }
+    if (key === null) {
+      if (mode === 'optional') return { kind: 'anonymous' };
+      throw new DomainError('AGENT_KEY_MISSING');
+    }
+    const agent = await findAgentByKey(deps, tx, key);
+    if (agent) return { kind: 'agent', agentId: agent.id, ownerId: agent.ownerId, generation: agent.generation };
+    const admin = await findAdminByKey(deps, tx, key);
+    if (admin && admin.status === 'active') return { kind: 'admin', adminId: admin.id };
+    if (mode === 'optional') return { kind: 'anonymous' };
+    throw new DomainError('AGENT_KEY_INVALID');
+  });
+}

@@ -1,0 +1,106 @@
+// Competition creation and update: defaults, arena rules, trading constraints, rewards, initial balances.
+import type { ReadTx, WriteTx } from '../ports/store.js';
+import { defaultArenaId, isCompatible, requireArena } from './arenas.js';
+import { resolveInitialBalances } from './balances.js';
+import type { Deps } from './deps.js';
+import { DomainError } from './errors.js';
+import type {
+  Competition, CompetitionType, CrossChainTradingType, InitialBalance, Reward, TradingConstraints,
+} from './model.js';
+import type { Tables } from './tables.js';
+
+/** Competition fields as an admin gives them (dates already in epoch ms). */
+export interface CompetitionInput {
+  name?: string; description?: string; tradingType?: CrossChainTradingType; sandboxMode?: boolean;
+  externalUrl?: string; imageUrl?: string; type?: CompetitionType;
+  startDate?: number | null; endDate?: number | null; joinStartDate?: number | null; joinEndDate?: number | null;
+  boostStartDate?: number | null; boostEndDate?: number | null;
+  maxParticipants?: number | null; minimumStake?: number | null;
+  tradingConstraints?: Partial<TradingConstraints>; rewards?: Record<string, number>;
+  paperTradingConfig?: { maxTradePercentage?: number }; paperTradingInitialBalances?: InitialBalance[];
+  arenaId?: string; vips?: string[]; allowlist?: string[]; blocklist?: string[]; minRecallRank?: number; allowlistOnly?: boolean;
+}
+
+/** Upstream stores rewards as `[{rank, reward}]`, sorted by rank. */
+export function toRewards(r: Record<string, number>): Reward[] {
+  return Object.entries(r).map(([rank, reward]) => ({ rank: Number(rank), reward })).sort((a, b) => a.rank - b.rank);
+}
+
+function constraints(base: TradingConstraints, c?: Partial<TradingConstraints>): TradingConstraints {
+  if (!c) return base;
+  const defined = Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined));
+  return { ...base, ...defined };
+}
+
+function checkJoinDates(c: { joinStartDate: number | null; joinEndDate: number | null }): void {
+  if (c.joinStartDate !== null && c.joinEndDate !== null && c.joinStartDate > c.joinEndDate) throw new DomainError('JOIN_DATES_ORDER');
+}
+
+/** Creates a pending competition inside `tx`. */
+export async function createCompetitionTx(deps: Deps, tx: WriteTx<Tables>, input: CompetitionInput): Promise<Competition> {
+  if (input.name === undefined) throw new DomainError('NAME_REQUIRED');
+  const type = input.type ?? 'trading';
+  const arenaId = input.arenaId ?? defaultArenaId(type);
+  const arena = await requireArena(tx, arenaId);
+  if (!isCompatible(arena.skill, type)) throw new DomainError('ARENA_TYPE_MISMATCH', { type, skill: arena.skill });
+  const now = deps.clock.now();
+  const comp: Competition = {
+    id: deps.ids.uuid(), name: input.name, description: input.description ?? null, type, status: 'pending',
+    crossChainTradingType: input.tradingType ?? 'disallowAll', sandboxMode: input.sandboxMode ?? false,
+    externalUrl: input.externalUrl ?? null, imageUrl: input.imageUrl ?? null,
+    startDate: input.startDate ?? null, endDate: input.endDate ?? null,
+    joinStartDate: input.joinStartDate ?? null, joinEndDate: input.joinEndDate ?? null,
+    boostStartDate: input.boostStartDate ?? null, boostEndDate: input.boostEndDate ?? null,
+    maxParticipants: input.maxParticipants ?? null, registeredParticipants: 0, minimumStake: input.minimumStake ?? null,
+    arenaId, tradingConstraints: constraints(deps.config.defaultTradingConstraints, input.tradingConstraints),
+    rewards: toRewards(input.rewards ?? {}),
+    paperTradingConfig: { maxTradePercentage: input.paperTradingConfig?.maxTradePercentage ?? deps.config.maxTradePercentage },
+    initialBalances: resolveInitialBalances(deps, input.paperTradingInitialBalances ?? deps.config.defaultInitialBalances).list,
+    vips: input.vips ?? null, allowlist: input.allowlist ?? null, blocklist: input.blocklist ?? null,
+    minRecallRank: input.minRecallRank ?? null, allowlistOnly: input.allowlistOnly ?? false,
+    lastSnapshotAt: null, createdAt: now, updatedAt: now,
+  };
+  checkJoinDates(comp);
+  return tx.insert('competitions', comp);
+}
+
+/** `POST /api/admin/competition/create`. */
+export function createCompetition(deps: Deps, input: CompetitionInput): Promise<Competition> {
+  return deps.store.transact((tx) => createCompetitionTx(deps, tx, input));
+}
+
+/** A competition inside a transaction, or the 404. */
+export async function requireCompetition(tx: ReadTx<Tables>, id: string): Promise<Competition> {
+  const comp = await tx.get('competitions', id);
+  if (!comp) throw new DomainError('COMPETITION_NOT_FOUND');
+  return comp;
+}
+
+const PLAIN_FIELDS = [
+  'name', 'description', 'sandboxMode', 'externalUrl', 'imageUrl', 'type', 'startDate', 'endDate', 'joinStartDate',
+  'joinEndDate', 'boostStartDate', 'boostEndDate', 'maxParticipants', 'minimumStake', 'arenaId', 'vips', 'allowlist',
+  'blocklist', 'minRecallRank', 'allowlistOnly',
+] as const;
+
+/** `PUT /api/admin/competition/{id}`: empty update -> 400; missing competition -> 404. */
+export async function updateCompetition(deps: Deps, id: string, input: CompetitionInput): Promise<Competition> {
+  const given = Object.entries(input).filter(([, v]) => v !== undefined);
+  if (given.length === 0) throw new DomainError('NO_UPDATE_FIELDS');
+  return deps.store.transact(async (tx) => {
+    const comp = await requireCompetition(tx, id);
+    const next: Competition = { ...comp, updatedAt: deps.clock.now() };
+    const writable = next as unknown as Record<string, unknown>;
+    for (const f of PLAIN_FIELDS) if (input[f] !== undefined) writable[f] = input[f];
+    if (input.tradingType !== undefined) next.crossChainTradingType = input.tradingType;
+    if (input.tradingConstraints) next.tradingConstraints = constraints(comp.tradingConstraints, input.tradingConstraints);
+    if (input.rewards) next.rewards = toRewards(input.rewards);
+    if (input.paperTradingConfig?.maxTradePercentage !== undefined) next.paperTradingConfig = { maxTradePercentage: input.paperTradingConfig.maxTradePercentage };
+    if (input.paperTradingInitialBalances) next.initialBalances = resolveInitialBalances(deps, input.paperTradingInitialBalances).list;
+    if (input.arenaId !== undefined || input.type !== undefined) {
+      const arena = await requireArena(tx, next.arenaId);
+      if (!isCompatible(arena.skill, next.type)) throw new DomainError('ARENA_TYPE_MISMATCH', { type: next.type, skill: arena.skill });
+    }
+    checkJoinDates(next);
+    return tx.put('competitions', next);
+  });
+}

@@ -1,0 +1,35 @@
+// Deps: what every domain function receives (store, clock, prices, ids, secrets, config).
+import type { Clock } from '../ports/clock.js';
+import type { Secrets } from '../ports/crypto.js';
+import type { Ids } from '../ports/ids.js';
+import type { PriceSource, SpecificChain } from '../ports/prices.js';
+import type { Store } from '../ports/store.js';
+import type { InitialBalance, TradingConstraints } from './model.js';
+import type { Tables } from './tables.js';
+
+/** Resolved world configuration (defaults applied by src/config.ts). */
+export interface WorldConfig {
+  seed: number | string;
+  startTime: number;
+  /** EVM chain discovery order for prices without a specific chain. */
+  evmChains: SpecificChain[];
+  /** Default `paperTradingConfig.maxTradePercentage`. */
+  maxTradePercentage: number;
+  /** Periodic portfolio snapshot interval (virtual ms). */
+  snapshotIntervalMs: number;
+  /** Starting balances of a competition created without `paperTradingInitialBalances`. */
+  defaultInitialBalances: InitialBalance[];
+  defaultTradingConstraints: TradingConstraints;
+  /** Package version reported by the health endpoints. */
+  version: string;
+}
+
+/** Injected dependencies of every use case. */
+export interface Deps {
+  store: Store<Tables>;
+  clock: Clock;
+  prices: PriceSource;
+  ids: Ids;
+  secrets: Secrets;
+  config: WorldConfig;
+}

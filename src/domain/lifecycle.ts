@@ -1,0 +1,109 @@
+// Competition lifecycle: start (register, reset balances, initial snapshot), end (final snapshot, frozen leaderboard), periodic snapshots.
+import type { WriteTx } from '../ports/store.js';
+import { resetBalancesTx } from './balances.js';
+import { createCompetitionTx, requireCompetition, type CompetitionInput } from './competitions.js';
+import type { Deps } from './deps.js';
+import { DomainError } from './errors.js';
+import type { Competition, LeaderboardEntry, TradingConstraints } from './model.js';
+import { registerAgentTx } from './participants.js';
+import { activeAgentIds, agentSnapshots, takeSnapshotsTx } from './portfolio.js';
+import type { Tables } from './tables.js';
+
+/** Input of {@link startCompetition}: an existing competition, or create fields for create-and-start. */
+export interface StartInput {
+  competitionId?: string;
+  agentIds?: string[];
+  tradingConstraints?: Partial<TradingConstraints>;
+  create?: CompetitionInput;
+}
+
+/** Result of a start: the competition and the final participant list. */
+export interface StartResult { competition: Competition; agentIds: string[] }
+
+/** Starts a pending competition inside `tx` (also used by the scheduler's auto-start). */
+export async function startCompetitionTx(
+  deps: Deps, tx: WriteTx<Tables>, competitionId: string, agentIds: readonly string[] = [],
+  tradingConstraints?: Partial<TradingConstraints>,
+): Promise<StartResult> {
+  let comp = await requireCompetition(tx, competitionId);
+  if (comp.status !== 'pending') throw new DomainError('START_NOT_PENDING', { status: comp.status });
+  const invalid: string[] = [];
+  for (const id of agentIds) {
+    const agent = await tx.get('agents', id);
+    if (!agent || agent.status !== 'active') invalid.push(id);
+  }
+  if (invalid.length > 0) throw new DomainError('START_INVALID_AGENTS', { ids: invalid.join(', ') });
+  const registered = await activeAgentIds(tx, comp.id);
+  const participants = [...new Set([...agentIds, ...registered])];
+  if (participants.length === 0) throw new DomainError('START_NO_AGENTS');
+  for (const id of participants) comp = await registerAgentTx(deps, tx, comp, id);
+  const active = await activeAgentIds(tx, comp.id);
+  if (comp.type === 'trading') for (const id of active) await resetBalancesTx(deps, tx, comp, id);
+  if (tradingConstraints) {
+    const defined = Object.fromEntries(Object.entries(tradingConstraints).filter(([, v]) => v !== undefined));
+    comp = { ...comp, tradingConstraints: { ...comp.tradingConstraints, ...defined } };
+  }
+  const now = deps.clock.now();
+  await takeSnapshotsTx(deps, tx, comp, active, now, true);
+  comp = await tx.put('competitions', { ...comp, status: 'active', startDate: now, lastSnapshotAt: now, updatedAt: now });
+  return { competition: comp, agentIds: active };
+}
+
+/** `POST /api/admin/competition/start`: by id, or create-and-start. */
+export function startCompetition(deps: Deps, input: StartInput): Promise<StartResult> {
+  return deps.store.transact(async (tx) => {
+    let id = input.competitionId;
+    if (id === undefined) id = (await createCompetitionTx(deps, tx, input.create ?? {})).id;
+    return startCompetitionTx(deps, tx, id, input.agentIds ?? [], input.tradingConstraints);
+  });
+}
+
+/** One row of the end-of-competition response. */
+export interface EndLeaderboardRow { agentId: string; value: number; pnl: number }
+
+/** Reads the persisted final leaderboard of an ended competition. */
+async function frozenLeaderboard(tx: WriteTx<Tables>, competitionId: string): Promise<EndLeaderboardRow[]> {
+  const rows = await tx.find('leaderboards', 'competition', competitionId);
+  return rows.sort((a, b) => a.rank - b.rank).map((r) => ({ agentId: r.agentId, value: r.score, pnl: r.pnl }));
+}
+
+/** Ends an active competition inside `tx`: final forced snapshot, ended, frozen leaderboard. Idempotent on ended. */
+export async function endCompetitionTx(deps: Deps, tx: WriteTx<Tables>, competitionId: string): Promise<{ competition: Competition; leaderboard: EndLeaderboardRow[] }> {
+  let comp = await requireCompetition(tx, competitionId);
+  if (comp.status === 'ended') return { competition: comp, leaderboard: await frozenLeaderboard(tx, comp.id) };
+  if (comp.status !== 'active' && comp.status !== 'ending') throw new DomainError('END_NOT_ACTIVE', { status: comp.status });
+  const now = deps.clock.now();
+  comp = { ...comp, status: 'ending', endDate: now, updatedAt: now };
+  const active = await activeAgentIds(tx, comp.id);
+  await takeSnapshotsTx(deps, tx, comp, active, now, true);
+  const rows: Omit<LeaderboardEntry, 'id' | 'rank' | 'totalAgents'>[] = [];
+  for (const agentId of active) {
+    const snaps = await agentSnapshots(tx, comp.id, agentId);
+    if (snaps.length === 0) continue;
+    const newest = snaps[0]!.totalValue;
+    const oldest = snaps[snaps.length - 1]!.totalValue;
+    rows.push({ competitionId: comp.id, agentId, score: newest, pnl: newest - oldest, startingValue: oldest, createdAt: now });
+  }
+  rows.sort((a, b) => b.score - a.score);
+  for (const [i, r] of rows.entries()) {
+    await tx.insert('leaderboards', { ...r, id: `${comp.id}:${r.agentId}`, rank: i + 1, totalAgents: active.length });
+  }
+  comp = await tx.put('competitions', { ...comp, status: 'ended', lastSnapshotAt: now });
+  return { competition: comp, leaderboard: rows.map((r) => ({ agentId: r.agentId, value: r.score, pnl: r.pnl })) };
+}
+
+/** `POST /api/admin/competition/end`. */
+export function endCompetition(deps: Deps, competitionId: string): ReturnType<typeof endCompetitionTx> {
+  return deps.store.transact((tx) => endCompetitionTx(deps, tx, competitionId));
+}
+
+/** Periodic snapshot of every active participant (scheduler job); records when the job ran. */
+export async function periodicSnapshot(deps: Deps, competitionId: string): Promise<void> {
+  await deps.store.transact(async (tx) => {
+    const comp = await requireCompetition(tx, competitionId);
+    if (comp.status !== 'active') return;
+    const now = deps.clock.now();
+    await takeSnapshotsTx(deps, tx, comp, await activeAgentIds(tx, comp.id), now);
+    await tx.put('competitions', { ...comp, lastSnapshotAt: now });
+  });
+}

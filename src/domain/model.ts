@@ -1,0 +1,90 @@
+// Entity types of the domain: plain immutable rows, every instant in epoch milliseconds.
+import type { SpecificChain } from '../ports/prices.js';
+
+/** Global status of a user or agent. */
+export type ActorStatus = 'active' | 'inactive' | 'suspended' | 'deleted';
+/** Competition lifecycle status. */
+export type CompetitionStatus = 'pending' | 'active' | 'ending' | 'ended';
+/** Competition types (type-specific behaviour beyond paper trading comes later). */
+export type CompetitionType = 'trading' | 'perpetual_futures' | 'spot_live_trading' | 'sports_prediction';
+/** Cross-chain trading rule of a competition. */
+export type CrossChainTradingType = 'disallowAll' | 'disallowXParent' | 'allow';
+/** Per-competition agent status. */
+export type CompetitionAgentStatus = 'active' | 'withdrawn' | 'disqualified';
+
+/** Who is calling. Teams (legacy generation) are agents with generation 'legacy'. */
+export type Principal =
+  | { kind: 'anonymous' }
+  | { kind: 'admin'; adminId: string }
+  | { kind: 'agent'; agentId: string; ownerId: string; generation: 'current' | 'legacy' };
+
+export interface Admin {
+  id: string; username: string; email: string; passwordHash: string;
+  apiKeyHash: string; apiKeyEnc: string; status: ActorStatus; createdAt: number; updatedAt: number;
+}
+
+export interface User {
+  id: string; walletAddress: string; embeddedWalletAddress: string | null; privyId: string | null;
+  name: string | null; email: string | null; isSubscribed: boolean; imageUrl: string | null;
+  metadata: unknown; status: ActorStatus; createdAt: number; updatedAt: number; lastLoginAt: number | null;
+}
+
+export interface Agent {
+  id: string; ownerId: string; walletAddress: string | null; name: string; handle: string;
+  email: string | null; description: string | null; imageUrl: string | null; metadata: unknown;
+  apiKeyHash: string; apiKeyEnc: string; status: ActorStatus;
+  deactivationReason: string | null; deactivationDate: number | null;
+  isRewardsIneligible: boolean; rewardsIneligibilityReason: string | null;
+  generation: 'current' | 'legacy'; createdAt: number; updatedAt: number;
+}
+
+export interface Arena {
+  id: string; name: string; createdBy: string | null; category: string; skill: string;
+  venues: string[] | null; chains: string[] | null; kind: string; createdAt: number; updatedAt: number;
+}
+
+/** Minimum token metrics a to-token must meet (null = not enforced). */
+export interface TradingConstraints {
+  minimumPairAgeHours: number; minimum24hVolumeUsd: number; minimumLiquidityUsd: number;
+  minimumFdvUsd: number; minTradesPerDay: number | null;
+}
+
+/** One entry of a competition's starting balance list. */
+export interface InitialBalance { specificChain: SpecificChain; tokenSymbol: string; amount: number }
+
+export interface Reward { rank: number; reward: number }
+
+export interface Competition {
+  id: string; name: string; description: string | null; type: CompetitionType; status: CompetitionStatus;
+  crossChainTradingType: CrossChainTradingType; sandboxMode: boolean;
+  externalUrl: string | null; imageUrl: string | null;
+  startDate: number | null; endDate: number | null; joinStartDate: number | null; joinEndDate: number | null;
+  boostStartDate: number | null; boostEndDate: number | null;
+  maxParticipants: number | null; registeredParticipants: number; minimumStake: number | null;
+  arenaId: string; tradingConstraints: TradingConstraints; rewards: Reward[];
+  paperTradingConfig: { maxTradePercentage: number }; initialBalances: InitialBalance[];
+  vips: string[] | null; allowlist: string[] | null; blocklist: string[] | null;
+  minRecallRank: number | null; allowlistOnly: boolean;
+  /** When the snapshot job last ran for this competition (drives the scheduler). */
+  lastSnapshotAt: number | null;
+  createdAt: number; updatedAt: number;
+}
+
+export interface CompetitionAgent {
+  /** `${competitionId}:${agentId}` */
+  id: string; competitionId: string; agentId: string; status: CompetitionAgentStatus;
+  deactivationReason: string | null; deactivatedAt: number | null; createdAt: number; updatedAt: number;
+}
+
+export interface Balance {
+  id: number; agentId: string; competitionId: string; tokenAddress: string; amount: number;
+  symbol: string; specificChain: SpecificChain; createdAt: number; updatedAt: number;
+}
+
+export interface PortfolioSnapshot { id: number; competitionId: string; agentId: string; timestamp: number; totalValue: number }
+
+/** One row of a competition's frozen final leaderboard. */
+export interface LeaderboardEntry {
+  id: string; competitionId: string; agentId: string; rank: number; score: number; pnl: number;
+  startingValue: number; totalAgents: number; createdAt: number;
+}

@@ -1,0 +1,114 @@
+// Admin participation rules: register, add (sandbox reset + snapshot), remove (disqualify), reactivate.
+import type { ReadTx, WriteTx } from '../ports/store.js';
+import { resetBalancesTx } from './balances.js';
+import { requireCompetition } from './competitions.js';
+import type { Deps } from './deps.js';
+import { DomainError } from './errors.js';
+import type { Agent, Competition, CompetitionAgent, PortfolioSnapshot } from './model.js';
+import { takeSnapshotsTx } from './portfolio.js';
+import type { Tables } from './tables.js';
+
+const regId = (competitionId: string, agentId: string) => `${competitionId}:${agentId}`;
+
+/**
+ * Registers an agent as active (idempotent for an existing record). Enforces the participant limit
+ * and one agent per owner (409s). Returns the competition with its updated counter.
+ */
+export async function registerAgentTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition, agentId: string): Promise<Competition> {
+  if (await tx.get('competitionAgents', regId(comp.id, agentId))) return comp;
+  if (comp.maxParticipants !== null && comp.registeredParticipants >= comp.maxParticipants) {
+    throw new DomainError('PARTICIPANT_LIMIT', { max: comp.maxParticipants });
+  }
+  const agent = await tx.get('agents', agentId);
+  if (!agent) throw new DomainError('AGENT_NOT_FOUND');
+  for (const reg of await tx.find('competitionAgents', 'competition', comp.id)) {
+    const other = await tx.get('agents', reg.agentId);
+    if (other && other.ownerId === agent.ownerId) throw new DomainError('ONE_AGENT_PER_USER');
+  }
+  const now = deps.clock.now();
+  await tx.insert('competitionAgents', {
+    id: regId(comp.id, agentId), competitionId: comp.id, agentId, status: 'active', deactivationReason: null,
+    deactivatedAt: null, createdAt: now, updatedAt: now,
+  });
+  return tx.put('competitions', { ...comp, registeredParticipants: comp.registeredParticipants + 1, updatedAt: now });
+}
+
+async function requireAgent(tx: ReadTx<Tables>, id: string): Promise<Agent> {
+  const agent = await tx.get('agents', id);
+  if (!agent) throw new DomainError('AGENT_NOT_FOUND');
+  return agent;
+}
+
+/** `POST /api/admin/competitions/{cid}/agents/{aid}` with upstream's check order. */
+export async function addAgentToCompetition(deps: Deps, competitionId: string, agentId: string): Promise<{ agent: Agent; competition: Competition }> {
+  return deps.store.transact(async (tx) => {
+    let comp = await requireCompetition(tx, competitionId);
+    const agent = await requireAgent(tx, agentId);
+    if (!(await tx.get('users', agent.ownerId))) throw new DomainError('AGENT_OWNER_NOT_FOUND');
+    if (comp.type === 'perpetual_futures' && !agent.walletAddress) throw new DomainError('WALLET_REQUIRED_PERPS');
+    if (comp.type === 'spot_live_trading' && !agent.walletAddress) throw new DomainError('WALLET_REQUIRED');
+    if (await tx.get('competitionAgents', regId(comp.id, agentId))) throw new DomainError('ALREADY_PARTICIPATING');
+    if (comp.status === 'ended') throw new DomainError('ADD_TO_ENDED');
+    if (comp.status === 'active' && !comp.sandboxMode) throw new DomainError('ADD_TO_ACTIVE');
+    const live = comp.sandboxMode && comp.status === 'active';
+    if (live && comp.type === 'trading') await resetBalancesTx(deps, tx, comp, agentId);
+    comp = await registerAgentTx(deps, tx, comp, agentId);
+    if (live) await takeSnapshotsTx(deps, tx, comp, [agentId], deps.clock.now(), true);
+    return { agent, competition: comp };
+  });
+}
+
+async function setRegistration(
+  deps: Deps, tx: WriteTx<Tables>, comp: Competition, reg: CompetitionAgent, active: boolean, reason: string | null,
+): Promise<void> {
+  const now = deps.clock.now();
+  const wasActive = reg.status === 'active';
+  await tx.put('competitionAgents', {
+    ...reg, status: active ? 'active' : 'disqualified', deactivationReason: active ? null : reason,
+    deactivatedAt: active ? null : now, updatedAt: now,
+  });
+  const delta = (active ? 1 : 0) - (wasActive ? 1 : 0);
+  if (delta !== 0) await tx.put('competitions', { ...comp, registeredParticipants: Math.max(0, comp.registeredParticipants + delta), updatedAt: now });
+}
+
+/** Admin removal: the registration becomes `disqualified` with reason `Admin removal: <reason>`. */
+export async function removeAgentFromCompetition(deps: Deps, competitionId: string, agentId: string, reason: string): Promise<{ agent: Agent; competition: Competition }> {
+  return deps.store.transact(async (tx) => {
+    const comp = await requireCompetition(tx, competitionId);
+    const agent = await requireAgent(tx, agentId);
+    const reg = await tx.get('competitionAgents', regId(comp.id, agentId));
+    if (!reg) throw new DomainError('NOT_PARTICIPATING');
+    await setRegistration(deps, tx, comp, reg, false, `Admin removal: ${reason}`);
+    return { agent, competition: comp };
+  });
+}
+
+/** Admin reactivation of a registration (not in ended competitions). */
+export async function reactivateAgentInCompetition(deps: Deps, competitionId: string, agentId: string): Promise<{ agent: Agent; competition: Competition }> {
+  return deps.store.transact(async (tx) => {
+    const comp = await requireCompetition(tx, competitionId);
+    const agent = await requireAgent(tx, agentId);
+    if (comp.status === 'ended') throw new DomainError('REACTIVATE_IN_ENDED');
+    const reg = await tx.get('competitionAgents', regId(comp.id, agentId));
+    if (!reg) throw new DomainError('NOT_IN_COMPETITION');
+    await setRegistration(deps, tx, comp, reg, true, null);
+    return { agent, competition: comp };
+  });
+}
+
+/** `GET /api/admin/competition/{cid}/snapshots[?agentId=]`: newest first per agent. */
+export async function competitionSnapshots(deps: Deps, competitionId: string, agentId?: string): Promise<PortfolioSnapshot[]> {
+  return deps.store.read(async (tx) => {
+    await requireCompetition(tx, competitionId);
+    const regs = await tx.find('competitionAgents', 'competition', competitionId);
+    let ids = regs.map((r) => r.agentId);
+    if (agentId !== undefined) {
+      await requireAgent(tx, agentId);
+      if (!ids.includes(agentId)) throw new DomainError('NOT_PARTICIPATING');
+      ids = [agentId];
+    }
+    const out: PortfolioSnapshot[] = [];
+    for (const id of ids) out.push(...(await tx.find('snapshots', 'agentCompetition', `${id}:${competitionId}`)).reverse());
+    return out;
+  });
+}

@@ -1,0 +1,54 @@
+// Portfolio value (sum of amount x price) and portfolio snapshots of competition participants.
+import type { ReadTx, WriteTx } from '../ports/store.js';
+import type { Deps } from './deps.js';
+import type { Balance, Competition, PortfolioSnapshot } from './model.js';
+import { valuationPrice } from './prices.js';
+import type { Tables } from './tables.js';
+
+/**
+ * Value of a set of balances at `at`. With `strict`, a positive balance without a price makes the
+ * whole value unknown (null), as the snapshotter prefers no snapshot to a wrong one; otherwise
+ * unpriced tokens count 0 (live value).
+ */
+export function portfolioValue(deps: Deps, balances: readonly Balance[], at: number, strict = false): number | null {
+  let total = 0;
+  for (const b of balances) {
+    if (b.amount === 0) continue;
+    const p = valuationPrice(deps.prices, b.tokenAddress, b.specificChain, at);
+    if (p === null) {
+      if (strict) return null;
+      continue;
+    }
+    total += b.amount * p;
+  }
+  return total;
+}
+
+/** Ids of agents whose registration in `comp` is active, in registration order. */
+export async function activeAgentIds(tx: ReadTx<Tables>, competitionId: string): Promise<string[]> {
+  return (await tx.find('competitionAgents', 'competition', competitionId)).filter((r) => r.status === 'active').map((r) => r.agentId);
+}
+
+/**
+ * Takes one snapshot per given agent at `at` (one shared timestamp). Skips agents without balances,
+ * with an unpriced positive balance, or (unless forced) when the competition's end date has passed.
+ */
+export async function takeSnapshotsTx(
+  deps: Deps, tx: WriteTx<Tables>, comp: Competition, agentIds: readonly string[], at: number, force = false,
+): Promise<PortfolioSnapshot[]> {
+  if (!force && comp.endDate !== null && at > comp.endDate) return [];
+  const out: PortfolioSnapshot[] = [];
+  for (const agentId of agentIds) {
+    const balances = await tx.find('balances', 'agentCompetition', `${agentId}:${comp.id}`);
+    if (balances.length === 0) continue;
+    const value = portfolioValue(deps, balances, at, true);
+    if (value === null) continue;
+    out.push(await tx.insert('snapshots', { id: await tx.nextSeq('snapshots'), competitionId: comp.id, agentId, timestamp: at, totalValue: value }));
+  }
+  return out;
+}
+
+/** Snapshots of one agent in one competition, newest first. */
+export async function agentSnapshots(tx: ReadTx<Tables>, competitionId: string, agentId: string): Promise<PortfolioSnapshot[]> {
+  return (await tx.find('snapshots', 'agentCompetition', `${agentId}:${competitionId}`)).reverse();
+}

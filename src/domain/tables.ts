@@ -1,0 +1,42 @@
+// Table schema of the store: table name -> row type and secondary indexes.
+import type { Schema } from '../ports/store.js';
+import type {
+  Admin, Agent, Arena, Balance, Competition, CompetitionAgent, LeaderboardEntry, PortfolioSnapshot, User,
+} from './model.js';
+
+/** Row type of every table. */
+export interface Tables {
+  admins: Admin;
+  users: User;
+  agents: Agent;
+  arenas: Arena;
+  competitions: Competition;
+  competitionAgents: CompetitionAgent;
+  balances: Balance;
+  snapshots: PortfolioSnapshot;
+  leaderboards: LeaderboardEntry;
+}
+
+const lower = (s: string | null) => (s === null ? null : s.toLowerCase());
+
+/** The store schema; features add their tables here. */
+export const TABLES: Schema<Tables> = {
+  admins: { key: 'id', indexes: { apiKeyHash: (r) => r.apiKeyHash } },
+  users: { key: 'id', indexes: { wallet: (r) => lower(r.walletAddress), email: (r) => lower(r.email) } },
+  agents: {
+    key: 'id',
+    indexes: {
+      apiKeyHash: (r) => r.apiKeyHash, owner: (r) => r.ownerId, handle: (r) => r.handle,
+      wallet: (r) => lower(r.walletAddress),
+    },
+  },
+  arenas: { key: 'id' },
+  competitions: { key: 'id', indexes: { status: (r) => r.status, arena: (r) => r.arenaId } },
+  competitionAgents: { key: 'id', indexes: { competition: (r) => r.competitionId, agent: (r) => r.agentId } },
+  balances: { key: 'id', indexes: { agentCompetition: (r) => `${r.agentId}:${r.competitionId}`, agent: (r) => r.agentId } },
+  snapshots: {
+    key: 'id',
+    indexes: { competition: (r) => r.competitionId, agentCompetition: (r) => `${r.agentId}:${r.competitionId}` },
+  },
+  leaderboards: { key: 'id', indexes: { competition: (r) => r.competitionId } },
+};

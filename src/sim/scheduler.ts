@@ -1,0 +1,73 @@
+// Scheduler: virtual-time jobs (auto-start, periodic snapshots, auto-end) derived from stored state, run in due-time order.
+import type { ManualClockLike } from '../ports/clock.js';
+import type { Deps } from '../domain/deps.js';
+import { DomainError } from '../domain/errors.js';
+import { endCompetitionTx, periodicSnapshot, startCompetitionTx } from '../domain/lifecycle.js';
+import type { Competition } from '../domain/model.js';
+
+/** Kinds of job, in the order they run when due at the same instant. */
+export const JOB_ORDER = ['start', 'snapshot', 'end'] as const;
+
+/** One due job. */
+export interface Job { kind: (typeof JOB_ORDER)[number]; competitionId: string; at: number; seq: number }
+
+/** Next aligned snapshot time after `last`: start + k * interval. */
+export function nextSnapshotAt(c: Competition, interval: number): number | null {
+  if (c.startDate === null) return null;
+  const last = c.lastSnapshotAt ?? c.startDate;
+  const k = Math.floor((last - c.startDate) / interval) + 1;
+  return c.startDate + k * interval;
+}
+
+/** Every job the stored state makes due at or before `until`. */
+export function dueJobs(comps: readonly Competition[], until: number, interval: number): Job[] {
+  const jobs: Job[] = [];
+  comps.forEach((c, seq) => {
+    if (c.status === 'pending' && !c.sandboxMode && c.startDate !== null && c.startDate <= until) {
+      jobs.push({ kind: 'start', competitionId: c.id, at: c.startDate, seq });
+    }
+    if (c.status !== 'active') return;
+    if (c.endDate !== null && c.endDate <= until) jobs.push({ kind: 'end', competitionId: c.id, at: c.endDate, seq });
+    if (c.type !== 'perpetual_futures') {
+      const next = nextSnapshotAt(c, interval);
+      // A periodic snapshot at or after the end date never runs: the end takes the final one.
+      if (next !== null && next <= until && (c.endDate === null || next < c.endDate)) {
+        jobs.push({ kind: 'snapshot', competitionId: c.id, at: next, seq });
+      }
+    }
+  });
+  return jobs.sort((a, b) => a.at - b.at || JOB_ORDER.indexOf(a.kind) - JOB_ORDER.indexOf(b.kind) || a.seq - b.seq);
+}
+
+async function runJob(deps: Deps, job: Job): Promise<void> {
+  if (job.kind === 'snapshot') return periodicSnapshot(deps, job.competitionId);
+  await deps.store.transact(async (tx) => {
+    if (job.kind === 'start') await startCompetitionTx(deps, tx, job.competitionId);
+    else await endCompetitionTx(deps, tx, job.competitionId);
+  });
+}
+
+/**
+ * Runs every job due up to `target`, earliest first, moving the clock to each job's time (never
+ * backwards), then sets the clock to `target`. A job that fails with a rule violation (e.g. an
+ * auto-start with nobody registered) is skipped until the next call, as upstream's cron retries.
+ */
+export async function runUntil(deps: Deps, clock: ManualClockLike, target: number): Promise<Job[]> {
+  const ran: Job[] = [];
+  const failed = new Set<string>();
+  for (;;) {
+    const comps = await deps.store.read((tx) => tx.all('competitions'));
+    const job = dueJobs(comps, target, deps.config.snapshotIntervalMs).find((j) => !failed.has(`${j.kind}:${j.competitionId}`));
+    if (!job) break;
+    if (job.at > clock.now()) clock.set(job.at);
+    try {
+      await runJob(deps, job);
+      ran.push(job);
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      failed.add(`${job.kind}:${job.competitionId}`);
+    }
+  }
+  if (target > clock.now()) clock.set(target);
+  return ran;
+}
