@@ -1,0 +1,83 @@
+// Command-line parsing for `compsim serve`: typed options with clear errors (exit code 2 on misuse).
+
+/** Parsed `serve` options. */
+export interface ServeArgs {
+  port: number;
+  host: string;
+  seed?: number | string;
+  clock: 'manual' | 'system';
+  world?: string;
+  adminKey?: string;
+  logLevel: string;
+}
+
+/** A usage error: printed with the usage text, exit code 2. */
+export class UsageError extends Error {}
+
+export const USAGE = `Usage: compsim serve [options]
+
+Options:
+  --port <n>            TCP port (default 3000; 0 = any free port)
+  --host <addr>         interface to bind (default 127.0.0.1)
+  --seed <n|text>       seed of ids, keys and the random-walk feed (default: the world file's, else 1)
+  --clock manual|system manual: virtual time stands still unless advanced; system: wall-clock time (default manual)
+  --world <file.json>   world fixture to load (e.g. fixtures/worlds/demo.json)
+  --admin-key <key>     admin API key to create (format: 16 hex + "_" + 16 hex)
+  --log-level <level>   trace|debug|info|warn|error|fatal|silent (default info)
+  -h, --help            show this help`;
+
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+const KEY_RE = /^[0-9a-f]{16}_[0-9a-f]{16}$/;
+
+/** Parses the arguments after `serve`. */
+export function parseServeArgs(argv: string[]): ServeArgs {
+  const out: ServeArgs = { port: 3000, host: '127.0.0.1', clock: 'manual', logLevel: 'info' };
+  for (let i = 0; i < argv.length; i++) {
+    const raw = argv[i]!;
+    const eq = raw.indexOf('=');
+    const flag = raw.startsWith('--') && eq > 0 ? raw.slice(0, eq) : raw;
+    const value = (): string => {
+      if (raw.startsWith('--') && eq > 0) return raw.slice(eq + 1);
+      const v = argv[++i];
+      if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case '--port': {
+        const v = value();
+        const n = Number(v);
+        if (!/^\d+$/.test(v) || n > 65535) throw new UsageError(`--port must be an integer 0-65535, got '${v}'`);
+        out.port = n;
+        break;
+      }
+      case '--host': out.host = value(); break;
+      case '--seed': {
+        const v = value();
+        out.seed = /^-?\d+$/.test(v) ? Number(v) : v;
+        break;
+      }
+      case '--clock': {
+        const v = value();
+        if (v !== 'manual' && v !== 'system') throw new UsageError(`--clock must be manual or system, got '${v}'`);
+        out.clock = v;
+        break;
+      }
+      case '--world': out.world = value(); break;
+      case '--admin-key': {
+        const v = value();
+        if (!KEY_RE.test(v)) throw new UsageError('--admin-key must be 16 lower-case hex, "_", 16 lower-case hex');
+        out.adminKey = v;
+        break;
+      }
+      case '--log-level': {
+        const v = value();
+        if (!LEVELS.includes(v)) throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')}, got '${v}'`);
+        out.logLevel = v;
+        break;
+      }
+      default:
+        throw new UsageError(`unknown option '${raw}'`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// compsim command line: `serve` builds a world (optionally from a fixture) and serves it over HTTP.
+import { readFileSync, realpathSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { createLogger } from '../logging.js';
+import { createServer } from '../server.js';
+import { createWorld, type World } from '../world.js';
+import type { WorldFixture } from '../fixture.js';
+import { parseServeArgs, UsageError, USAGE, type ServeArgs } from './args.js';
+
+/** How often the system clock drives the scheduler. */
+const TICK_MS = 1000;
+
+function readFixture(path: string): WorldFixture {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read world file '${path}': ${(err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as WorldFixture;
+  } catch (err) {
+    throw new UsageError(`world file '${path}' is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+function banner(world: World, url: string, args: ServeArgs): string {
+  const lines = [`compsim ${world.deps.config.version} listening on ${url}  (clock: ${args.clock}, seed: ${String(world.deps.config.seed)})`];
+  if (world.adminKey) lines.push(`admin key: ${world.adminKey}`);
+  for (const a of world.fixture.agents) lines.push(`agent ${a.name} (@${a.handle}): ${a.apiKey}`);
+  for (const c of world.fixture.competitions) lines.push(`competition ${c.name} [${c.status}]: ${c.id}`);
+  const key = world.fixture.agents[0]?.apiKey ?? world.adminKey ?? 'YOUR_API_KEY';
+  lines.push('', 'try:', `  curl ${url}/api/health`,
+    `  curl -H "Authorization: Bearer ${key}" "${url}/api/price?token=So11111111111111111111111111111111111111112"`, '');
+  return lines.join('\n');
+}
+
+/** Runs `compsim serve`; resolves once the server listens, returns a stop function. */
+export async function serve(args: ServeArgs, out: NodeJS.WritableStream = process.stdout): Promise<{ url: string; stop: () => Promise<void> }> {
+  const fixture = args.world ? readFixture(args.world) : undefined;
+  const world = await createWorld({
+    clock: args.clock,
+    ...(args.seed !== undefined ? { seed: args.seed } : {}),
+    ...(fixture ? { fixture } : {}),
+    ...(args.adminKey ? { admin: { ...fixture?.admin, apiKey: args.adminKey } } : {}),
+  });
+  const logger = createLogger({ level: args.logLevel });
+  const server = createServer(world, { logger }).listen(args.port, args.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = args.host.includes(':') ? `[${args.host}]` : args.host;
+  const url = `http://${host}:${port}`;
+  out.write(`${banner(world, url, args)}\n`);
+  // With the system clock, wall time drives the scheduler from here (never from domain or http code).
+  const timer = args.clock === 'system'
+    ? setInterval(() => void world.advance(0).catch((err: unknown) => logger.error({ err }, 'scheduler tick failed')), TICK_MS)
+    : null;
+  const stop = () => new Promise<void>((resolve) => {
+    if (timer) clearInterval(timer);
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+  return { url, stop };
+}
+
+/** Entry point: returns the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  if (cmd === undefined || cmd === '-h' || cmd === '--help' || rest.includes('-h') || rest.includes('--help')) {
+    process.stdout.write(`${USAGE}\n`);
+    return cmd === undefined ? 2 : 0;
+  }
+  if (cmd !== 'serve') {
+    process.stderr.write(`compsim: unknown command '${cmd}'\n\n${USAGE}\n`);
+    return 2;
+  }
+  let args: ServeArgs;
+  let running: { stop: () => Promise<void> };
+  try {
+    args = parseServeArgs(rest);
+    running = await serve(args);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`compsim: ${err.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    process.stderr.write(`compsim: ${(err as Error).message}\n`);
+    return 1;
+  }
+  await new Promise<void>((resolve) => {
+    const onSignal = (sig: string) => {
+      process.stdout.write(`\n${sig} received, stopping\n`);
+      void running.stop().then(resolve);
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  });
+  return 0;
+}
+
+function invokedDirectly(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    // npm's bin link is a symlink: compare real paths.
+    return import.meta.url === pathToFileURL(realpathSync(script)).href;
+  } catch {
+    return false;
+  }
+}
+
+if (invokedDirectly()) {
+  main(process.argv.slice(2)).then((code) => process.exit(code), (err: unknown) => {
+    process.stderr.write(`compsim: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  });
+}

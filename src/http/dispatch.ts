@@ -1,0 +1,66 @@
+// Framework-free request runner: route match -> auth -> validation -> handler -> envelope (shared by Koa and msw).
+import { authenticate } from '../domain/auth.js';
+import type { Principal } from '../domain/model.js';
+import { HttpError, toErrorResponse } from './envelope.js';
+import type { HttpWorld } from './route.js';
+import { matchRoute, type RouteTable } from './router.js';
+
+/** A plain request. `body` is already parsed JSON (or undefined). */
+export interface PlainRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+/** A plain response plus what logging wants to know. */
+export interface PlainResponse {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+  principal: Principal;
+  routeId: string | null;
+}
+
+/** Prefixes upstream guards with the agent-key middleware (segment-matched): a 401 comes before a 404. */
+const KEY_PREFIXES = ['/api/agent', '/api/trade', '/api/price', '/api/nfl'];
+
+function underKeyPrefix(path: string): boolean {
+  return KEY_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
+}
+
+function flatHeaders(h: PlainRequest['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+/** Runs one request against a world; never throws. `onBug` receives unexpected errors (500s). */
+export async function dispatch(world: HttpWorld, table: RouteTable, req: PlainRequest, onBug?: (err: unknown) => void): Promise<PlainResponse> {
+  const headers = flatHeaders(req.headers);
+  let principal: Principal = { kind: 'anonymous' };
+  let routeId: string | null = null;
+  try {
+    const method = req.method.toUpperCase();
+    const hit = matchRoute(table, method, req.path);
+    if (!hit) {
+      if (underKeyPrefix(req.path)) await authenticate(world.deps, 'key', headers.authorization);
+      throw new HttpError(404, `Cannot ${method} ${req.path}`);
+    }
+    const { route, params } = hit;
+    routeId = route.def.id;
+    principal = await authenticate(world.deps, route.def.auth, headers.authorization);
+    const query = { ...(req.query ?? {}) };
+    const body = req.body === undefined ? {} : req.body;
+    for (const [part, value] of [['params', params], ['query', query], ['body', body]] as const) {
+      const msg = route.validators[part]?.(value);
+      if (msg) throw new HttpError(400, msg);
+    }
+    const res = await route.def.handler({ world, principal, body, query, params, headers });
+    return { status: res.status ?? 200, body: res.body, headers: res.headers ?? {}, principal, routeId };
+  } catch (err) {
+    const { status, body } = toErrorResponse(err, onBug);
+    return { status, body, headers: {}, principal, routeId };
+  }
+}

@@ -1,0 +1,109 @@
+// Admin competition routes: create, start (or create-and-start), end, update, participation, snapshots.
+import type { CompetitionInput } from '../../domain/competitions.js';
+import { createCompetition, updateCompetition } from '../../domain/competitions.js';
+import { endCompetition, startCompetition } from '../../domain/lifecycle.js';
+import {
+  addAgentToCompetition, competitionSnapshots, reactivateAgentInCompetition, removeAgentFromCompetition,
+} from '../../domain/participants.js';
+import type { RouteDef } from '../route.js';
+import { apiCompetition, apiSnapshot, apiStartedCompetition } from '../serialize/competitions.js';
+import { reasonBody } from '../schemas/admin.js';
+import { uuidParams } from '../schemas/common.js';
+import {
+  createCompetitionBody, endCompetitionBody, snapshotsQuery, startCompetitionBody, updateCompetitionBody,
+} from '../schemas/competitions.js';
+
+const base = { generation: 'current', tag: 'admin', auth: 'admin' } as const;
+const DATE_FIELDS = ['startDate', 'endDate', 'joinStartDate', 'joinEndDate', 'boostStartDate', 'boostEndDate'] as const;
+
+/** Validated body -> domain input: ISO dates become epoch ms; wire-only keys are dropped. */
+export function toCompetitionInput(body: Record<string, unknown>): CompetitionInput {
+  const { competitionId: _c, agentIds: _a, ...rest } = body;
+  const input = { ...rest } as Record<string, unknown>;
+  for (const f of DATE_FIELDS) if (typeof input[f] === 'string') input[f] = Date.parse(input[f] as string);
+  return input as CompetitionInput;
+}
+
+const pair = uuidParams('competitionId', 'agentId');
+
+/** Admin competition routes. */
+export const ADMIN_COMPETITION_ROUTES: RouteDef[] = [
+  {
+    ...base, id: 'admin.competitions.create', method: 'POST', path: '/api/admin/competition/create', summary: 'Create a competition',
+    schemas: { body: createCompetitionBody },
+    handler: async ({ world, body }) => ({ status: 201, body: { success: true, competition: apiCompetition(await createCompetition(world.deps, toCompetitionInput(body))) } }),
+  },
+  {
+    ...base, id: 'admin.competitions.start', method: 'POST', path: '/api/admin/competition/start', summary: 'Start a competition (or create and start one)',
+    schemas: { body: startCompetitionBody },
+    handler: async ({ world, body }) => {
+      const r = await startCompetition(world.deps, {
+        ...(body.competitionId !== undefined ? { competitionId: body.competitionId } : { create: toCompetitionInput(body) }),
+        agentIds: body.agentIds ?? [],
+        ...(body.tradingConstraints ? { tradingConstraints: body.tradingConstraints } : {}),
+      });
+      return { body: { success: true, competition: apiStartedCompetition(r.competition, r.agentIds) } };
+    },
+  },
+  {
+    ...base, id: 'admin.competitions.end', method: 'POST', path: '/api/admin/competition/end', summary: 'End a competition',
+    schemas: { body: endCompetitionBody },
+    handler: async ({ world, body }) => {
+      const r = await endCompetition(world.deps, body.competitionId);
+      return { body: { success: true, competition: apiCompetition(r.competition), leaderboard: r.leaderboard } };
+    },
+  },
+  {
+    ...base, id: 'admin.competitions.update', method: 'PUT', path: '/api/admin/competition/{competitionId}', summary: 'Update a competition',
+    schemas: { params: uuidParams('competitionId'), body: updateCompetitionBody },
+    handler: async ({ world, params, body }) => ({ body: { success: true, competition: apiCompetition(await updateCompetition(world.deps, params.competitionId!, toCompetitionInput(body))) } }),
+  },
+  {
+    ...base, id: 'admin.competitions.snapshots', method: 'GET', path: '/api/admin/competition/{competitionId}/snapshots', summary: 'Portfolio snapshots of a competition',
+    schemas: { params: uuidParams('competitionId'), query: snapshotsQuery },
+    handler: async ({ world, params, query }) => {
+      const snaps = await competitionSnapshots(world.deps, params.competitionId!, query.agentId);
+      return { body: { success: true, snapshots: snaps.map(apiSnapshot) } };
+    },
+  },
+  {
+    ...base, id: 'admin.competitions.agents.add', method: 'POST', path: '/api/admin/competitions/{competitionId}/agents/{agentId}', summary: 'Add an agent to a competition',
+    schemas: { params: pair },
+    handler: async ({ world, params }) => {
+      const { agent, competition: c } = await addAgentToCompetition(world.deps, params.competitionId!, params.agentId!);
+      return {
+        body: {
+          success: true, message: `Agent ${agent.name} successfully added to competition ${c.name}`,
+          agent: { id: agent.id, name: agent.name, handle: agent.handle, ownerId: agent.ownerId },
+          competition: { id: c.id, name: c.name, status: c.status },
+        },
+      };
+    },
+  },
+  {
+    ...base, id: 'admin.competitions.agents.remove', method: 'POST', path: '/api/admin/competitions/{competitionId}/agents/{agentId}/remove', summary: 'Disqualify an agent',
+    schemas: { params: pair, body: reasonBody },
+    handler: async ({ world, params, body }) => {
+      const { agent, competition: c } = await removeAgentFromCompetition(world.deps, params.competitionId!, params.agentId!, body.reason);
+      return {
+        body: {
+          success: true, message: `Agent ${agent.name} removed from competition ${c.name}`,
+          agent: { id: agent.id, name: agent.name, handle: agent.handle }, competition: { id: c.id, name: c.name }, reason: body.reason,
+        },
+      };
+    },
+  },
+  {
+    ...base, id: 'admin.competitions.agents.reactivate', method: 'POST', path: '/api/admin/competitions/{competitionId}/agents/{agentId}/reactivate', summary: 'Reactivate an agent in a competition',
+    schemas: { params: pair },
+    handler: async ({ world, params }) => {
+      const { agent, competition: c } = await reactivateAgentInCompetition(world.deps, params.competitionId!, params.agentId!);
+      return {
+        body: {
+          success: true, message: `Agent ${agent.name} reactivated in competition ${c.name}`,
+          agent: { id: agent.id, name: agent.name, handle: agent.handle }, competition: { id: c.id, name: c.name },
+        },
+      };
+    },
+  },
+];

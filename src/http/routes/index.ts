@@ -1,0 +1,16 @@
+// The route table: every endpoint of compsim, concatenated from the per-resource arrays.
+import type { RouteDef } from '../route.js';
+import { ADMIN_ACTOR_ROUTES } from './admin-actors.routes.js';
+import { ADMIN_ARENA_ROUTES } from './admin-arenas.routes.js';
+import { ADMIN_COMPETITION_ROUTES } from './admin-competitions.routes.js';
+import { HEALTH_ROUTES } from './health.routes.js';
+import { PRICE_ROUTES } from './price.routes.js';
+
+/** All routes; Koa mounting, dispatch, OpenAPI and msw read this array. */
+export const ROUTES: readonly RouteDef[] = [
+  ...HEALTH_ROUTES,
+  ...PRICE_ROUTES,
+  ...ADMIN_ACTOR_ROUTES,
+  ...ADMIN_COMPETITION_ROUTES,
+  ...ADMIN_ARENA_ROUTES,
+];

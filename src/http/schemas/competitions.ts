@@ -1,0 +1,35 @@
+// Schemas of competition create/start/end/update and participation.
+import { bool, isoTime, nonEmpty, obj, specificChain, str, strList, uuid } from './common.js';
+
+const nonNeg = { type: 'number', minimum: 0 };
+
+const tradingConstraints = obj({
+  minimumPairAgeHours: nonNeg, minimum24hVolumeUsd: nonNeg, minimumLiquidityUsd: nonNeg, minimumFdvUsd: nonNeg,
+  minTradesPerDay: { type: ['integer', 'null'], minimum: 0 },
+});
+
+const initialBalances = {
+  type: 'array', minItems: 1,
+  items: obj({ specificChain, tokenSymbol: { type: 'string', minLength: 1, maxLength: 20 }, amount: { type: 'number', exclusiveMinimum: 0 } },
+    ['specificChain', 'tokenSymbol', 'amount']),
+};
+
+/** Fields shared by create, start-with-create and update. */
+const competitionFields = {
+  name: nonEmpty, description: str,
+  tradingType: { type: 'string', enum: ['disallowAll', 'disallowXParent', 'allow'] },
+  sandboxMode: bool, externalUrl: str, imageUrl: str,
+  type: { type: 'string', enum: ['trading', 'perpetual_futures', 'spot_live_trading', 'sports_prediction'] },
+  startDate: isoTime, endDate: isoTime, joinStartDate: isoTime, joinEndDate: isoTime, boostStartDate: isoTime, boostEndDate: isoTime,
+  maxParticipants: { type: 'integer', minimum: 1 }, minimumStake: nonNeg, tradingConstraints,
+  rewards: { type: 'object', propertyNames: { pattern: '^[1-9][0-9]*$' }, additionalProperties: { type: 'number', minimum: 0 } },
+  paperTradingConfig: obj({ maxTradePercentage: { type: 'integer', minimum: 1, maximum: 100 } }),
+  paperTradingInitialBalances: initialBalances, arenaId: nonEmpty,
+  vips: strList, allowlist: strList, blocklist: strList, minRecallRank: { type: 'integer', minimum: 1 }, allowlistOnly: bool,
+};
+
+export const createCompetitionBody = obj(competitionFields, ['name']);
+export const startCompetitionBody = obj({ ...competitionFields, competitionId: uuid, agentIds: { type: 'array', items: uuid } });
+export const endCompetitionBody = obj({ competitionId: uuid }, ['competitionId']);
+export const updateCompetitionBody = obj(competitionFields);
+export const snapshotsQuery = obj({ agentId: uuid });

@@ -1,0 +1,6 @@
+// ISO-8601 conversion of domain instants at the HTTP edge.
+
+/** Epoch ms -> ISO string (null stays null). */
+export function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}

@@ -1,0 +1,73 @@
+// Request validation: Ajv validators compiled once per route part, turned into upstream-style 400 messages.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { JSONSchema, RouteDef } from './route.js';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
+
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({ allErrors: true, coerceTypes: coerce ? 'array' : false, useDefaults: true, strict: false });
+  addFormats(ajv);
+  // Accept what Date.parse accepts: the real service is no stricter about ISO datetimes.
+  ajv.addFormat('iso-time', { type: 'string', validate: (s: string) => Number.isFinite(Date.parse(s)) });
+  return ajv;
+}
+
+const bodyAjv = makeAjv(false);
+const paramAjv = makeAjv(true);
+
+/** Validator of one request part: returns the 400 message, or null when valid (may apply defaults). */
+export type PartValidator = (value: unknown) => string | null;
+
+function reason(e: ErrorObject): string {
+  if (e.keyword === 'required') return 'required';
+  if (e.keyword === 'format' && e.params.format === 'uuid') return 'invalid UUID';
+  if (e.keyword === 'format' && e.params.format === 'iso-time') return 'invalid datetime';
+  if (e.keyword === 'enum') return `${e.message ?? 'invalid value'}: ${(e.params.allowedValues as unknown[]).join(', ')}`;
+  const m = e.message ?? 'invalid';
+  return m.charAt(0).toLowerCase() + m.slice(1);
+}
+
+function where(e: ErrorObject, part: string): string {
+  const segs = e.instancePath.split('/').filter((s) => s !== '').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (e.keyword === 'required') segs.push(String(e.params.missingProperty));
+  if (e.keyword === 'additionalProperties') segs.push(String(e.params.additionalProperty));
+  return segs.length > 0 ? segs.join('.') : part;
+}
+
+/** Turns Ajv errors into `Invalid request: <path> (<reason>)[; ...]` (or the route's own format). */
+export function formatErrors(errors: ErrorObject[], part: string, invalid?: RouteDef['invalid']): string {
+  // The first message per path is the useful one; anyOf/oneOf add noise.
+  const seen = new Map<string, string>();
+  for (const e of errors) {
+    if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
+    const w = where(e, part);
+    if (!seen.has(w)) seen.set(w, reason(e));
+  }
+  const entries = seen.size > 0 ? [...seen] : [[part, 'invalid'] as [string, string]];
+  if (invalid) return invalid(entries[0]![0], entries[0]![1]);
+  return `Invalid request: ${entries.map(([w, r]) => `${w} (${r})`).join('; ')}`;
+}
+
+function compile(ajv: Ajv, schema: JSONSchema | undefined, part: string, invalid?: RouteDef['invalid']): PartValidator | undefined {
+  if (!schema) return undefined;
+  const fn: ValidateFunction = ajv.compile(schema);
+  return (value) => (fn(value) ? null : formatErrors(fn.errors ?? [], part, invalid));
+}
+
+/** Compiled validators of one route. */
+export interface RouteValidators { params?: PartValidator; query?: PartValidator; body?: PartValidator }
+
+/** Compiles a route's schemas (body without coercion; params and query with coercion). */
+export function compileValidators(route: RouteDef): RouteValidators {
+  const s = route.schemas ?? {};
+  const out: RouteValidators = {};
+  const params = compile(paramAjv, s.params, 'params', route.invalid);
+  const query = compile(paramAjv, s.query, 'query', route.invalid);
+  const body = compile(bodyAjv, s.body, 'body', route.invalid);
+  if (params) out.params = params;
+  if (query) out.query = query;
+  if (body) out.body = body;
+  return out;
+}
