@@ -59,7 +59,7 @@ export class Sfc32 {
   }
 
   state(): number[] {
-    return [this.a, this.b, this.c, this.d];
+    return [this.a >>> 0, this.b >>> 0, this.c >>> 0, this.d >>> 0];
   }
 
   setState(s: number[]): void {

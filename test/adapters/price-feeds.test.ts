@@ -1,0 +1,86 @@
+// Price feeds: constants, tape interpolation, seeded random walk determinism, overrides, catalogue contents.
+import { expect } from 'chai';
+import { Catalogue, readTokensFile } from '../../src/adapters/prices/catalogue.js';
+import { buildFeed, interpolate } from '../../src/adapters/prices/feeds.js';
+import { FeedPriceSource } from '../../src/adapters/prices/price-source.js';
+import { SPECIFIC_CHAINS } from '../../src/ports/prices.js';
+
+const cat = new Catalogue(readTokensFile());
+const T0 = Date.UTC(2025, 0, 1);
+const SOL = 'So11111111111111111111111111111111111111112';
+const WETH = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2';
+const source = (def: Parameters<typeof buildFeed>[0], seed: number | string = 1) => new FeedPriceSource(cat, buildFeed(def, seed, T0));
+
+describe('token catalogue (fixtures/tokens.json)', () => {
+  it('covers all 12 chains with a wrapped native token and USDC, and USDT where it exists', () => {
+    for (const chain of SPECIFIC_CHAINS) {
+      const toks = cat.tokens(chain);
+      expect(toks.some((t) => t.kind === 'wrapped'), chain).to.equal(true);
+      expect(cat.bySymbol(chain, 'USDC'), chain).to.not.equal(undefined);
+      expect(cat.bySymbol(chain, 'USDT'), chain).to.not.equal(undefined);
+    }
+    expect(cat.bySymbol('base', 'USDC')!.address).to.equal('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
+  });
+
+  it('lists both burn addresses at price 0 with symbol BURN', () => {
+    const s = source({ kind: 'constant' });
+    expect(s.quote('0x000000000000000000000000000000000000dEaD', 'eth', T0)).to.include({ price: 0, symbol: 'BURN' });
+    expect(s.quote('1nc1nerator11111111111111111111111111111111', 'svm', T0)).to.include({ price: 0, symbol: 'BURN' });
+  });
+
+  it('resolves a relative pair age against the quoted instant (an always-young token)', () => {
+    const s = source({ kind: 'constant' });
+    const q = s.quote('0x4ed4E862860beD51a9570b96d89aF5E1B0Efefed', 'base', T0 + 1e9)!;
+    expect(q.meta!.pairCreatedAt).to.equal(T0 + 1e9 - 24 * 3_600_000);
+  });
+});
+
+describe('price feeds', () => {
+  it('constant: prices come from the catalogue, case-insensitively, per chain', () => {
+    const s = source({ kind: 'constant' });
+    expect(s.quote(WETH.toLowerCase(), 'eth', T0)!.price).to.equal(3000);
+    expect(s.quote(WETH, 'polygon', T0)).to.equal(null);
+    expect(s.quote('0xnothing', 'eth', T0)).to.equal(null);
+  });
+
+  it('tape: interpolates linearly and clamps at the ends', () => {
+    expect(interpolate([[0, 10], [100, 20]], 25)).to.equal(12.5);
+    expect(interpolate([[0, 10], [100, 20]], -5)).to.equal(10);
+    expect(interpolate([[0, 10], [100, 20]], 500)).to.equal(20);
+    const s = source({ kind: 'tape', tapes: { [`svm:${SOL}`]: [[T0, 100], [T0 + 60_000, 160]] } });
+    expect(s.quote(SOL, 'svm', T0 + 30_000)!.price).to.equal(130);
+    expect(s.quote(WETH, 'eth', T0)!.price).to.equal(3000);
+  });
+
+  it('random walk: same seed, token and time give the same price, in any call order', () => {
+    const a = source({ kind: 'randomWalk' }, 42);
+    const b = source({ kind: 'randomWalk' }, 42);
+    const times = [T0 + 3_600_000, T0 - 7_200_000, T0 + 90_000, T0];
+    const pa = times.map((t) => a.quote(SOL, 'svm', t)!.price);
+    const pb = [...times].reverse().map((t) => b.quote(SOL, 'svm', t)!.price).reverse();
+    expect(pa).to.deep.equal(pb);
+    expect(pa[3]).to.equal(150);
+    expect(pa[0]).to.not.equal(150);
+    const c = source({ kind: 'randomWalk' }, 43);
+    expect(c.quote(SOL, 'svm', T0 + 3_600_000)!.price).to.not.equal(pa[0]);
+  });
+
+  it('random walk: keeps stablecoins at 1 and is continuous between steps', () => {
+    const s = source({ kind: 'randomWalk', stepMs: 60_000, volatility: 0.01 });
+    expect(s.quote('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', 'eth', T0 + 1e7)!.price).to.equal(1);
+    const p1 = s.quote(SOL, 'svm', T0 + 59_999)!.price;
+    const p2 = s.quote(SOL, 'svm', T0 + 60_000)!.price;
+    expect(Math.abs(p1 - p2) / p2).to.be.below(1e-3);
+  });
+
+  it('overrides win over the feed and can be cleared; capture/apply round-trips them', () => {
+    const s = source({ kind: 'constant' });
+    s.overrides.set({ address: SOL, specificChain: 'svm', price: 999 });
+    expect(s.quote(SOL, 'svm', T0)!.price).to.equal(999);
+    const saved = s.overrides.capture();
+    s.overrides.clear(SOL);
+    expect(s.quote(SOL, 'svm', T0)!.price).to.equal(150);
+    s.overrides.apply(saved);
+    expect(s.quote(SOL, 'svm', T0)!.price).to.equal(999);
+  });
+});

@@ -1,0 +1,177 @@
+// Contract suite every Store adapter must pass (memory now; a file-backed store later).
+import { expect } from 'chai';
+import type { AuxState, Schema, Store } from '../../src/ports/store.js';
+
+/** Row types of the contract's tiny schema. */
+export interface T { items: { id: string; group: string | null; n: number }; logs: { id: number; msg: string } }
+
+/** The contract's schema: one indexed table, one serial table. */
+export const SCHEMA: Schema<T> = { items: { key: 'id', indexes: { group: (r) => r.group } }, logs: { key: 'id' } };
+
+/** A counter aux state, to check aux rollback and snapshots. */
+export class Counter implements AuxState {
+  value = 0;
+  capture(): unknown { return this.value; }
+  apply(v: unknown): void { this.value = v as number; }
+}
+
+/** Registers the contract tests for a store factory. */
+export function storeContract(name: string, make: () => Store<T>): void {
+  describe(`Store contract: ${name}`, () => {
+    let store: Store<T>;
+    let counter: Counter;
+    beforeEach(() => {
+      store = make();
+      counter = new Counter();
+      store.attach('counter', counter);
+    });
+
+    it('inserts, reads, finds by index and counts in insertion order', async () => {
+      await store.transact(async (tx) => {
+        await tx.insert('items', { id: 'b', group: 'x', n: 1 });
+        await tx.insert('items', { id: 'a', group: 'x', n: 2 });
+        await tx.insert('items', { id: 'c', group: null, n: 3 });
+      });
+      await store.read(async (tx) => {
+        expect((await tx.all('items')).map((r) => r.id)).to.deep.equal(['b', 'a', 'c']);
+        expect((await tx.find('items', 'group', 'x')).map((r) => r.id)).to.deep.equal(['b', 'a']);
+        expect(await tx.count('items')).to.equal(3);
+        expect(await tx.count('items', 'group', 'x')).to.equal(2);
+        expect(await tx.get('items', 'zzz')).to.equal(undefined);
+      });
+    });
+
+    it('rejects a duplicate insert and keeps put in place, moving index entries', async () => {
+      await store.transact(async (tx) => {
+        await tx.insert('items', { id: 'a', group: 'x', n: 1 });
+        await tx.insert('items', { id: 'b', group: 'y', n: 2 });
+      });
+      let err: unknown;
+      try {
+        await store.transact((tx) => tx.insert('items', { id: 'a', group: 'x', n: 9 }));
+      } catch (e) { err = e; }
+      expect(err).to.be.instanceOf(Error);
+      await store.transact((tx) => tx.put('items', { id: 'a', group: 'y', n: 5 }));
+      await store.read(async (tx) => {
+        expect((await tx.all('items')).map((r) => r.id)).to.deep.equal(['a', 'b']);
+        expect((await tx.find('items', 'group', 'y')).map((r) => r.id)).to.deep.equal(['a', 'b']);
+        expect(await tx.count('items', 'group', 'x')).to.equal(0);
+      });
+    });
+
+    it('rolls back rows, indexes, sequences and aux states when a transaction throws', async () => {
+      await store.transact(async (tx) => {
+        await tx.insert('items', { id: 'a', group: 'x', n: 1 });
+        await tx.insert('logs', { id: await tx.nextSeq('logs'), msg: 'first' });
+      });
+      const before = await store.dump();
+      try {
+        await store.transact(async (tx) => {
+          await tx.put('items', { id: 'a', group: 'z', n: 2 });
+          await tx.insert('items', { id: 'b', group: 'z', n: 3 });
+          await tx.delete('items', 'a');
+          await tx.insert('logs', { id: await tx.nextSeq('logs'), msg: 'second' });
+          counter.value = 42;
+          throw new Error('boom');
+        });
+      } catch { /* expected */ }
+      expect(await store.dump()).to.deep.equal(before);
+      expect(counter.value).to.equal(0);
+      await store.read(async (tx) => {
+        expect(await tx.count('items', 'group', 'z')).to.equal(0);
+        expect((await tx.find('items', 'group', 'x')).map((r) => r.id)).to.deep.equal(['a']);
+      });
+      expect(await store.transact((tx) => tx.nextSeq('logs'))).to.equal(2);
+    });
+
+    it('restores a deleted row to its old position on rollback', async () => {
+      await store.transact(async (tx) => {
+        for (const id of ['a', 'b', 'c']) await tx.insert('items', { id, group: 'g', n: 0 });
+      });
+      await store.transact(async (tx) => {
+        await tx.delete('items', 'b');
+        throw new Error('undo');
+      }).catch(() => undefined);
+      expect((await store.read((tx) => tx.all('items'))).map((r) => r.id)).to.deep.equal(['a', 'b', 'c']);
+    });
+
+    it('serialises calls in arrival order: a reader never sees half a transaction', async () => {
+      const order: string[] = [];
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const t1 = store.transact(async (tx) => {
+        await tx.insert('items', { id: 'a', group: null, n: 1 });
+        order.push('t1-inserted');
+        await gate;
+        await tx.insert('items', { id: 'b', group: null, n: 2 });
+        order.push('t1-done');
+      });
+      const r1 = store.read(async (tx) => {
+        order.push(`read-${await tx.count('items')}`);
+      });
+      await Promise.resolve();
+      release();
+      await Promise.all([t1, r1]);
+      expect(order).to.deep.equal(['t1-inserted', 't1-done', 'read-2']);
+    });
+
+    it('rejects a store call nested inside a transaction instead of deadlocking', async () => {
+      let err: unknown;
+      try {
+        await store.transact(async () => store.read(async () => 1));
+      } catch (e) { err = e; }
+      expect(String(err)).to.match(/nested/);
+    });
+
+    it('snapshots and restores rows, sequences and aux state; restoring twice forks identical runs', async () => {
+      await store.transact(async (tx) => {
+        await tx.insert('items', { id: 'a', group: 'x', n: 1 });
+        await tx.nextSeq('logs');
+      });
+      counter.value = 7;
+      const snap = await store.snapshot();
+      const run = async () => {
+        await store.restore(snap);
+        await store.transact(async (tx) => {
+          await tx.insert('logs', { id: await tx.nextSeq('logs'), msg: `n${counter.value}` });
+          await tx.put('items', { id: 'a', group: 'y', n: 2 });
+          counter.value += 1;
+        });
+        return { dump: await store.dump(), counter: counter.value };
+      };
+      const first = await run();
+      const second = await run();
+      expect(second).to.deep.equal(first);
+      expect(first.counter).to.equal(8);
+      await store.restore(snap);
+      expect(counter.value).to.equal(7);
+      expect(await store.read((tx) => tx.count('items', 'group', 'x'))).to.equal(1);
+    });
+
+    it('round-trips dump and load (a versioned JSON document)', async () => {
+      await store.transact(async (tx) => {
+        await tx.insert('items', { id: 'a', group: 'x', n: 1 });
+        await tx.insert('logs', { id: await tx.nextSeq('logs'), msg: 'hello' });
+      });
+      counter.value = 3;
+      const dump = JSON.parse(JSON.stringify(await store.dump()));
+      expect(dump).to.include({ format: 'compsim-world', version: 1 });
+      const other = make();
+      const c2 = new Counter();
+      other.attach('counter', c2);
+      await other.load(dump);
+      expect(await other.dump()).to.deep.equal(dump);
+      expect(c2.value).to.equal(3);
+      expect(await other.read((tx) => tx.find('items', 'group', 'x'))).to.have.length(1);
+      expect(await other.transact((tx) => tx.nextSeq('logs'))).to.equal(2);
+    });
+
+    it('refuses a document that is not a compsim dump', async () => {
+      let err: unknown;
+      try {
+        await store.load({ format: 'other' } as never);
+      } catch (e) { err = e; }
+      expect(String(err)).to.match(/not a compsim-world dump/);
+    });
+  });
+}

@@ -1,0 +1,111 @@
+// Enforces the layering rules and the banned calls of docs/architecture.md by scanning source text.
+import { expect } from 'chai';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..');
+const SRC = join(ROOT, 'src');
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+const ALL = files(SRC).map((p) => ({ path: relative(ROOT, p).split('\\').join('/'), text: readFileSync(p, 'utf8') }));
+
+/** Strips comments so prose about banned calls does not count. */
+function code(text: string): string[] {
+  return text.replace(/\/\*[\s\S]*?\*\//g, (m) => m.replace(/[^\n]/g, ' ')).split('\n').map((l) => l.replace(/(^|[^:'"`])\/\/.*$/, '$1'));
+}
+
+function imports(text: string): { spec: string; line: number }[] {
+  const out: { spec: string; line: number }[] = [];
+  code(text).forEach((l, i) => {
+    for (const m of l.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g)) out.push({ spec: m[1]!, line: i + 1 });
+  });
+  return out;
+}
+
+/** Layer of a src-relative module path. */
+function layer(p: string): string {
+  const rel = p.replace(/^src\//, '');
+  if (rel.startsWith('sim/scheduler')) return 'scheduler';
+  return rel.includes('/') ? rel.split('/')[0]! : rel.replace(/\.ts$/, '');
+}
+
+function resolve(from: string, spec: string): string {
+  const parts = from.split('/').slice(0, -1);
+  for (const seg of spec.split('/')) {
+    if (seg === '..') parts.pop();
+    else if (seg !== '.') parts.push(seg);
+  }
+  return parts.join('/').replace(/\.js$/, '.ts');
+}
+
+const RULES: Record<string, (target: string) => boolean> = {
+  domain: (t) => t.startsWith('src/domain/') || t.startsWith('src/ports/'),
+  ports: (t) => t.startsWith('src/ports/'),
+  adapters: (t) => t.startsWith('src/adapters/') || t.startsWith('src/ports/') || t === 'src/domain/model.ts' || t === 'src/domain/tables.ts',
+  http: (t) => t.startsWith('src/http/') || t.startsWith('src/domain/') || t.startsWith('src/ports/'),
+  scheduler: (t) => t.startsWith('src/domain/') || t.startsWith('src/ports/'),
+};
+
+const BANNED: [RegExp, string][] = [
+  [/Date\.now\(/, 'Date.now('],
+  [/new Date\(\s*\)/, 'argument-less new Date()'],
+  [/Math\.random\(/, 'Math.random('],
+  [/randomUUID\(/, 'randomUUID('],
+  [/setTimeout\(/, 'setTimeout('],
+  [/process\.env/, 'process.env'],
+];
+const BANNED_IMPORTS = /^(node:)?fs(\/promises)?$|^koa$|^@koa\//;
+const PURE = (p: string) => ['domain', 'http', 'scheduler'].includes(layer(p));
+
+describe('architecture', () => {
+  it('finds the source tree', () => {
+    expect(ALL.length).to.be.greaterThan(20);
+  });
+
+  it('keeps every layer to its allowed imports', () => {
+    const violations: string[] = [];
+    for (const f of ALL) {
+      const rule = RULES[layer(f.path)];
+      if (!rule) continue;
+      for (const { spec, line } of imports(f.text)) {
+        if (!spec.startsWith('.')) continue;
+        const target = resolve(f.path, spec);
+        if (!rule(target)) violations.push(`${f.path}:${line} imports ${target}`);
+      }
+    }
+    expect(violations, violations.join('\n')).to.deep.equal([]);
+  });
+
+  it('bans wall clock, randomness, timers, env, fs and koa in domain, http and the scheduler', () => {
+    const violations: string[] = [];
+    for (const f of ALL.filter((x) => PURE(x.path))) {
+      code(f.text).forEach((l, i) => {
+        for (const [re, what] of BANNED) if (re.test(l)) violations.push(`${f.path}:${i + 1} uses ${what}`);
+      });
+      for (const { spec, line } of imports(f.text)) if (BANNED_IMPORTS.test(spec)) violations.push(`${f.path}:${line} imports ${spec}`);
+    }
+    expect(violations, violations.join('\n')).to.deep.equal([]);
+  });
+
+  it('gives every source file a header comment line', () => {
+    const missing = ALL.filter((f) => !/^(#!.*\n)?\/\/ \S/.test(f.text)).map((f) => f.path);
+    expect(missing).to.deep.equal([]);
+  });
+
+  it('keeps test files free of sleeps, wall clock and Math.random', () => {
+    const tests = files(join(ROOT, 'test')).map((p) => ({ path: relative(ROOT, p), text: readFileSync(p, 'utf8') }));
+    const violations: string[] = [];
+    for (const f of tests.filter((t) => !t.path.endsWith('architecture.test.ts'))) {
+      code(f.text).forEach((l, i) => {
+        if (/Math\.random\(|Date\.now\(|setTimeout\(|new Date\(\s*\)/.test(l)) violations.push(`${f.path}:${i + 1}`);
+      });
+    }
+    expect(violations, violations.join('\n')).to.deep.equal([]);
+  });
+});

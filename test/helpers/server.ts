@@ -1,0 +1,53 @@
+// Test helper: a world served over real HTTP on port 0, with a small JSON client.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createServer } from '../../src/server.js';
+import { createWorld, type World } from '../../src/world.js';
+import type { WorldOptions } from '../../src/config.js';
+
+/** Options of one call. */
+export interface CallOptions { key?: string; body?: unknown; query?: Record<string, string>; headers?: Record<string, string>; raw?: string }
+
+/** Response of one call. */
+export interface CallResult { status: number; body: any; headers: Headers }
+
+/** A running test server. */
+export interface TestServer {
+  world: World;
+  url: string;
+  close(): Promise<void>;
+  call(method: string, path: string, opts?: CallOptions): Promise<CallResult>;
+}
+
+/** Fixed admin key used by tests that need an admin without calling setup. */
+export const ADMIN_KEY = '0123456789abcdef_fedcba9876543210';
+
+/** Starts `createServer(world)` on an ephemeral port. Rows are frozen to catch mutation. */
+export async function startTestServer(options: WorldOptions = {}): Promise<TestServer> {
+  const world = await createWorld({ freezeRows: true, ...options });
+  const server: Server = createServer(world).listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const call = async (method: string, path: string, opts: CallOptions = {}): Promise<CallResult> => {
+    const qs = opts.query ? `?${new URLSearchParams(opts.query).toString()}` : '';
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.key !== undefined) headers.authorization = `Bearer ${opts.key}`;
+    let body: string | undefined = opts.raw;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    } else if (opts.raw !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(url + path + qs, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch { /* keep text */ }
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+  const close = () => new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+  return { world, url, close, call };
+}
