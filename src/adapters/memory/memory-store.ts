@@ -19,6 +19,13 @@ interface Snap extends StoreSnapshot {
 
 type Undo = () => void;
 
+/**
+ * One context for every store: which store's call is running. A single module-level instance,
+ * because each AsyncLocalStorage adds work to every promise in the process and tests create
+ * hundreds of worlds.
+ */
+const running = new AsyncLocalStorage<object>();
+
 /** Current dump format version. */
 export const DUMP_VERSION = 1;
 
@@ -28,7 +35,6 @@ export class MemoryStore<T> implements Store<T> {
   private seqs = new Map<string, number>();
   private readonly aux = new Map<string, AuxState>();
   private tail: Promise<unknown> = Promise.resolve();
-  private readonly inside = new AsyncLocalStorage<boolean>();
 
   constructor(private readonly schema: Schema<T>, private readonly options: MemoryStoreOptions = {}) {
     for (const [name, def] of Object.entries(schema) as [string, { indexes?: Record<string, (r: unknown) => string | null> }][]) {
@@ -105,10 +111,10 @@ export class MemoryStore<T> implements Store<T> {
 
   /** Runs `fn` after every earlier call has settled; rejects nested calls, which would deadlock. */
   private enqueue<R>(fn: () => Promise<R>): Promise<R> {
-    if (this.inside.getStore()) {
+    if (running.getStore() === this) {
       return Promise.reject(new Error('store call nested inside another store call: use the tx you were given'));
     }
-    const run = this.tail.then(() => this.inside.run(true, fn));
+    const run = this.tail.then(() => running.run(this, fn));
     this.tail = run.catch(() => undefined);
     return run;
   }
