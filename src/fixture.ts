@@ -1,6 +1,6 @@
 // World fixtures: a declarative JSON world (admin, users, agents, competitions) loaded through the real domain functions.
 import { setupAdmin } from './domain/admins.js';
-import { createAgentForOwner, getAgentApiKey } from './domain/agents.js';
+import { createAgentForOwner } from './domain/agents.js';
 import { createCompetition, type CompetitionInput } from './domain/competitions.js';
 import type { Deps } from './domain/deps.js';
 import { endCompetition, startCompetition } from './domain/lifecycle.js';
@@ -79,9 +79,4 @@ export async function createConfiguredAdmin(deps: Deps, a: NonNullable<WorldFixt
     username: a.username ?? 'admin', email: a.email ?? 'admin@compsim.local', password: a.password ?? 'compsim-admin', ...(a.apiKey ? { apiKey: a.apiKey } : {}),
   });
   return apiKey;
-}
-
-/** Re-reads the plaintext keys of fixture agents (e.g. after a restore). */
-export async function agentKeys(deps: Deps, ids: string[]): Promise<string[]> {
-  return Promise.all(ids.map(async (id) => (await getAgentApiKey(deps, id)).apiKey));
 }

@@ -1,5 +1,6 @@
 // Admin competition routes: create, start (or create-and-start), end, update, participation, snapshots.
 import type { CompetitionInput } from '../../domain/competitions.js';
+import type { Agent, Competition } from '../../domain/model.js';
 import { createCompetition, updateCompetition } from '../../domain/competitions.js';
 import { endCompetition, startCompetition } from '../../domain/lifecycle.js';
 import {
@@ -25,6 +26,14 @@ export function toCompetitionInput(body: Record<string, unknown>): CompetitionIn
 }
 
 const pair = uuidParams('competitionId', 'agentId');
+
+/** Body of the remove/reactivate answers: message, short agent and competition objects. */
+function participationBody(message: string, agent: Agent, c: Competition, extra: Record<string, unknown> = {}) {
+  return {
+    success: true, message, agent: { id: agent.id, name: agent.name, handle: agent.handle },
+    competition: { id: c.id, name: c.name }, ...extra,
+  };
+}
 
 /** Admin competition routes. */
 export const ADMIN_COMPETITION_ROUTES: RouteDef[] = [
@@ -85,12 +94,7 @@ export const ADMIN_COMPETITION_ROUTES: RouteDef[] = [
     schemas: { params: pair, body: reasonBody },
     handler: async ({ world, params, body }) => {
       const { agent, competition: c } = await removeAgentFromCompetition(world.deps, params.competitionId!, params.agentId!, body.reason);
-      return {
-        body: {
-          success: true, message: `Agent ${agent.name} removed from competition ${c.name}`,
-          agent: { id: agent.id, name: agent.name, handle: agent.handle }, competition: { id: c.id, name: c.name }, reason: body.reason,
-        },
-      };
+      return { body: participationBody(`Agent ${agent.name} removed from competition ${c.name}`, agent, c, { reason: body.reason }) };
     },
   },
   {
@@ -98,12 +102,7 @@ export const ADMIN_COMPETITION_ROUTES: RouteDef[] = [
     schemas: { params: pair },
     handler: async ({ world, params }) => {
       const { agent, competition: c } = await reactivateAgentInCompetition(world.deps, params.competitionId!, params.agentId!);
-      return {
-        body: {
-          success: true, message: `Agent ${agent.name} reactivated in competition ${c.name}`,
-          agent: { id: agent.id, name: agent.name, handle: agent.handle }, competition: { id: c.id, name: c.name },
-        },
-      };
+      return { body: participationBody(`Agent ${agent.name} reactivated in competition ${c.name}`, agent, c) };
     },
   },
 ];
