@@ -1,5 +1,5 @@
 // WorldOptions -> WorldConfig with defaults and validation (pure; argv parsing lives in cli/).
-import type { WorldConfig } from './domain/deps.js';
+import type { SlippageMode, WorldConfig } from './domain/deps.js';
 import type { InitialBalance, TradingConstraints } from './domain/model.js';
 import { isSpecificChain } from './domain/prices.js';
 import type { FeedDef } from './adapters/prices/feeds.js';
@@ -25,6 +25,10 @@ export interface WorldOptions {
   snapshotIntervalMs?: number;
   defaultInitialBalances?: InitialBalance[];
   defaultTradingConstraints?: Partial<TradingConstraints>;
+  /** `upstream` (default): seeded random slippage; `expected`: its mean; `none`: no slippage. */
+  slippage?: SlippageMode;
+  /** `participants` (default): admins and active participants may read the leaderboard; `admin`: admins only. */
+  leaderboardAccess?: 'participants' | 'admin';
   /** Create an admin at world creation (optionally with a chosen key). */
   admin?: { username?: string; email?: string; password?: string; apiKey?: string };
   /** Declarative world contents loaded through the domain functions. */
@@ -77,8 +81,12 @@ export function resolveConfig(o: WorldOptions, version: string): WorldConfig {
   if (!(maxTradePercentage >= 1 && maxTradePercentage <= 100)) throw new Error('maxTradePercentage must be between 1 and 100');
   const snapshotIntervalMs = o.snapshotIntervalMs ?? 300_000;
   if (!Number.isFinite(snapshotIntervalMs) || snapshotIntervalMs < 1000) throw new Error('snapshotIntervalMs must be at least 1000');
+  const slippage = o.slippage ?? 'upstream';
+  if (!['upstream', 'expected', 'none'].includes(slippage)) throw new Error(`slippage must be upstream, expected or none, got ${String(slippage)}`);
+  const leaderboardAccess = o.leaderboardAccess ?? 'participants';
+  if (leaderboardAccess !== 'participants' && leaderboardAccess !== 'admin') throw new Error(`leaderboardAccess must be participants or admin, got ${String(leaderboardAccess)}`);
   return {
-    seed, startTime, evmChains: [...evmChains], maxTradePercentage, snapshotIntervalMs,
+    seed, startTime, slippage, leaderboardAccess, evmChains: [...evmChains], maxTradePercentage, snapshotIntervalMs,
     defaultInitialBalances: o.defaultInitialBalances ?? DEFAULT_INITIAL_BALANCES,
     defaultTradingConstraints: { ...DEFAULT_TRADING_CONSTRAINTS, ...o.defaultTradingConstraints },
     version,

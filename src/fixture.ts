@@ -12,12 +12,16 @@ import type { FeedDef } from './adapters/prices/feeds.js';
 export interface FixtureAgent { name: string; handle?: string; walletAddress?: string; description?: string; email?: string }
 
 /** One competition of a fixture; dates are ISO strings, participants are agent handles. */
-export interface FixtureCompetition extends Omit<CompetitionInput, 'startDate' | 'endDate' | 'joinStartDate' | 'joinEndDate'> {
+export interface FixtureCompetition extends Omit<CompetitionInput, (typeof FIXTURE_DATES)[number]> {
   name: string;
   status?: 'pending' | 'active' | 'ended';
   participants?: string[];
   startDate?: string; endDate?: string; joinStartDate?: string; joinEndDate?: string;
+  votingStartDate?: string; votingEndDate?: string;
 }
+
+/** Date fields a fixture competition may give as ISO strings. */
+const FIXTURE_DATES = ['startDate', 'endDate', 'joinStartDate', 'joinEndDate', 'votingStartDate', 'votingEndDate'] as const;
 
 /** The fixture document (fixtures/worlds/*.json). */
 export interface WorldFixture {
@@ -55,12 +59,15 @@ export async function loadFixture(deps: Deps, fx: WorldFixture): Promise<LoadedF
     }
   }
   for (const [i, c] of (fx.competitions ?? []).entries()) {
-    const { status = 'pending', participants = [], startDate, endDate, joinStartDate, joinEndDate, ...rest } = c;
+    const { status = 'pending', participants = [], ...rest } = c;
     const where = `competitions[${i}]`;
-    const input: CompetitionInput = { ...rest };
-    const dates = { startDate: date(startDate, `${where}.startDate`), endDate: date(endDate, `${where}.endDate`), joinStartDate: date(joinStartDate, `${where}.joinStartDate`), joinEndDate: date(joinEndDate, `${where}.joinEndDate`) };
-    for (const [k, v] of Object.entries(dates)) if (v !== undefined) (input as Record<string, unknown>)[k] = v;
-    let comp = await createCompetition(deps, input);
+    const input = { ...rest } as Record<string, unknown>;
+    for (const k of FIXTURE_DATES) {
+      const v = date(c[k], `${where}.${k}`);
+      if (v === undefined) delete input[k];
+      else input[k] = v;
+    }
+    let comp = await createCompetition(deps, input as CompetitionInput);
     for (const h of participants) {
       const id = byHandle.get(h);
       if (!id) throw new Error(`fixture: ${where}.participants names unknown agent handle '${h}'`);

@@ -5,7 +5,7 @@ import { resolveInitialBalances } from './balances.js';
 import type { Deps } from './deps.js';
 import { DomainError } from './errors.js';
 import type {
-  Competition, CompetitionType, CrossChainTradingType, InitialBalance, Reward, TradingConstraints,
+  Competition, CompetitionType, Principal, CrossChainTradingType, InitialBalance, Reward, TradingConstraints,
 } from './model.js';
 import type { Tables } from './tables.js';
 
@@ -18,7 +18,7 @@ export interface CompetitionInput {
   maxParticipants?: number | null; minimumStake?: number | null;
   tradingConstraints?: Partial<TradingConstraints>; rewards?: Record<string, number>;
   paperTradingConfig?: { maxTradePercentage?: number }; paperTradingInitialBalances?: InitialBalance[];
-  arenaId?: string; vips?: string[]; allowlist?: string[]; blocklist?: string[]; minRecallRank?: number; allowlistOnly?: boolean;
+  arenaId?: string; votingStartDate?: number | null; votingEndDate?: number | null; vips?: string[]; allowlist?: string[]; blocklist?: string[]; minRecallRank?: number; allowlistOnly?: boolean;
 }
 
 /** Upstream stores rewards as `[{rank, reward}]`, sorted by rank. */
@@ -58,6 +58,7 @@ export async function createCompetitionTx(deps: Deps, tx: WriteTx<Tables>, input
     initialBalances: resolveInitialBalances(deps, input.paperTradingInitialBalances ?? deps.config.defaultInitialBalances).list,
     vips: input.vips ?? null, allowlist: input.allowlist ?? null, blocklist: input.blocklist ?? null,
     minRecallRank: input.minRecallRank ?? null, allowlistOnly: input.allowlistOnly ?? false,
+    votingStartDate: input.votingStartDate ?? null, votingEndDate: input.votingEndDate ?? null,
     lastSnapshotAt: null, createdAt: now, updatedAt: now,
   };
   checkJoinDates(comp);
@@ -67,6 +68,33 @@ export async function createCompetitionTx(deps: Deps, tx: WriteTx<Tables>, input
 /** `POST /api/admin/competition/create`. */
 export function createCompetition(deps: Deps, input: CompetitionInput): Promise<Competition> {
   return deps.store.transact((tx) => createCompetitionTx(deps, tx, input));
+}
+
+/** Competitions with status `active`, in storage order. */
+export function activeCompetitions(tx: ReadTx<Tables>): Promise<Competition[]> {
+  return tx.find('competitions', 'status', 'active');
+}
+
+/**
+ * The competition a request means when it names none (DESIGN.md §6 rule 2, the older eras'
+ * implicit competition): the one active competition the agent is registered in; for an admin, or
+ * an agent in none, the one active competition. None -> 403 `No active competition`; several ->
+ * 400 asking for `competitionId` (`usage` completes upstream's "Use ..." hint).
+ */
+export async function implicitCompetitionId(tx: ReadTx<Tables>, principal: Principal, usage: string): Promise<string> {
+  const active = await activeCompetitions(tx);
+  let candidates = active;
+  if (principal.kind === 'agent') {
+    const mine = [];
+    for (const c of active) {
+      const reg = await tx.get('competitionAgents', `${c.id}:${principal.agentId}`);
+      if (reg?.status === 'active') mine.push(c);
+    }
+    if (mine.length > 0) candidates = mine;
+  }
+  if (candidates.length === 0) throw new DomainError('NO_ACTIVE_COMPETITION');
+  if (candidates.length > 1) throw new DomainError('COMPETITION_ID_REQUIRED', { usage });
+  return candidates[0]!.id;
 }
 
 /** A competition inside a transaction, or the 404. */
@@ -79,7 +107,7 @@ export async function requireCompetition(tx: ReadTx<Tables>, id: string): Promis
 const PLAIN_FIELDS = [
   'name', 'description', 'sandboxMode', 'externalUrl', 'imageUrl', 'type', 'startDate', 'endDate', 'joinStartDate',
   'joinEndDate', 'boostStartDate', 'boostEndDate', 'maxParticipants', 'minimumStake', 'arenaId', 'vips', 'allowlist',
-  'blocklist', 'minRecallRank', 'allowlistOnly',
+  'blocklist', 'minRecallRank', 'allowlistOnly', 'votingStartDate', 'votingEndDate',
 ] as const;
 
 /** `PUT /api/admin/competition/{id}`: empty update -> 400; missing competition -> 404. */

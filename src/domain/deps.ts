@@ -7,6 +7,9 @@ import type { Store } from '../ports/store.js';
 import type { InitialBalance, TradingConstraints } from './model.js';
 import type { Tables } from './tables.js';
 
+/** How trade slippage is computed. */
+export type SlippageMode = 'upstream' | 'expected' | 'none';
+
 /** Resolved world configuration (defaults applied by src/config.ts). */
 export interface WorldConfig {
   seed: number | string;
@@ -20,6 +23,13 @@ export interface WorldConfig {
   /** Starting balances of a competition created without `paperTradingInitialBalances`. */
   defaultInitialBalances: InitialBalance[];
   defaultTradingConstraints: TradingConstraints;
+  /**
+   * Slippage of paper trades: `upstream` draws upstream's random multiplier from the seeded RNG,
+   * `expected` uses its mean (exact numbers, no draw), `none` applies no slippage.
+   */
+  slippage: SlippageMode;
+  /** Who may read `GET /api/competitions/leaderboard`: participants and admins, or admins only. */
+  leaderboardAccess: 'participants' | 'admin';
   /** Package version reported by the health endpoints. */
   version: string;
 }

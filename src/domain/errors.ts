@@ -41,6 +41,8 @@ export const ERRORS = {
   START_NO_AGENTS: [400, () => 'Cannot start competition: no registered agents'],
   END_NOT_ACTIVE: [400, (p: P) => `Competition is not active or ending: ${p.status}`],
   NAME_REQUIRED: [400, () => 'Invalid request: name (required)'],
+  NO_ACTIVE_COMPETITION: [403, () => 'No active competition'],
+  COMPETITION_ID_REQUIRED: [400, (p: P) => `Missing required parameter: competitionId. Use ${p.usage}`],
   // participation
   ALREADY_PARTICIPATING: [400, () => 'Agent is already participating in this competition'],
   ADD_TO_ENDED: [400, () => 'Cannot add agent to ended competition'],

@@ -65,6 +65,8 @@ export interface Competition {
   paperTradingConfig: { maxTradePercentage: number }; initialBalances: InitialBalance[];
   vips: string[] | null; allowlist: string[] | null; blocklist: string[] | null;
   minRecallRank: number | null; allowlistOnly: boolean;
+  /** Voting window; voting is enabled only when both are set. */
+  votingStartDate: number | null; votingEndDate: number | null;
   /** When the snapshot job last ran for this competition (drives the scheduler). */
   lastSnapshotAt: number | null;
   createdAt: number; updatedAt: number;
@@ -88,3 +90,24 @@ export interface LeaderboardEntry {
   id: string; competitionId: string; agentId: string; rank: number; score: number; pnl: number;
   startingValue: number; totalAgents: number; createdAt: number;
 }
+
+/** A paper trade as stored (one row per accepted execute; rejected trades are never stored). */
+export interface Trade {
+  id: string; agentId: string; competitionId: string;
+  /** Addresses exactly as the client sent them. */
+  fromToken: string; toToken: string;
+  fromAmount: number; toAmount: number;
+  /** Exchange rate: toToken units per fromToken unit (0 for a burn). */
+  price: number;
+  /** fromAmount x fromToken USD price, before slippage. */
+  tradeAmountUsd: number;
+  toTokenSymbol: string; fromTokenSymbol: string;
+  reason: string; timestamp: number;
+  /** Resolved parent chains (given or detected) and the chains where a price was found. */
+  fromChain: string; toChain: string; fromSpecificChain: string; toSpecificChain: string;
+  /** Slippage fraction applied (0..0.15); not on the wire, kept for reports. */
+  slippage: number;
+}
+
+/** One vote of a user (an agent's owner) for an agent in a competition. */
+export interface Vote { id: string; userId: string; agentId: string; competitionId: string; createdAt: number }

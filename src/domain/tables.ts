@@ -1,7 +1,7 @@
 // Table schema of the store: table name -> row type and secondary indexes.
 import type { Schema } from '../ports/store.js';
 import type {
-  Admin, Agent, Arena, Balance, Competition, CompetitionAgent, LeaderboardEntry, PortfolioSnapshot, User,
+  Admin, Agent, Arena, Balance, Competition, CompetitionAgent, LeaderboardEntry, PortfolioSnapshot, Trade, User, Vote,
 } from './model.js';
 
 /** Row type of every table. */
@@ -15,6 +15,8 @@ export interface Tables {
   balances: Balance;
   snapshots: PortfolioSnapshot;
   leaderboards: LeaderboardEntry;
+  trades: Trade;
+  votes: Vote;
 }
 
 const lower = (s: string | null) => (s === null ? null : s.toLowerCase());
@@ -39,4 +41,14 @@ export const TABLES: Schema<Tables> = {
     indexes: { competition: (r) => r.competitionId, agentCompetition: (r) => `${r.agentId}:${r.competitionId}` },
   },
   leaderboards: { key: 'id', indexes: { competition: (r) => r.competitionId } },
+  trades: {
+    key: 'id',
+    indexes: { competition: (r) => r.competitionId, agentCompetition: (r) => `${r.agentId}:${r.competitionId}`, agent: (r) => r.agentId },
+  },
+  votes: {
+    key: 'id',
+    indexes: {
+      competition: (r) => r.competitionId, userCompetition: (r) => `${r.userId}:${r.competitionId}`, agent: (r) => r.agentId,
+    },
+  },
 };

@@ -15,7 +15,7 @@ import {
 } from '../schemas/competitions.js';
 
 const base = { generation: 'current', tag: 'admin', auth: 'admin' } as const;
-const DATE_FIELDS = ['startDate', 'endDate', 'joinStartDate', 'joinEndDate', 'boostStartDate', 'boostEndDate'] as const;
+const DATE_FIELDS = ['startDate', 'endDate', 'joinStartDate', 'joinEndDate', 'boostStartDate', 'boostEndDate', 'votingStartDate', 'votingEndDate'] as const;
 
 /** Validated body -> domain input: ISO dates become epoch ms; wire-only keys are dropped. */
 export function toCompetitionInput(body: Record<string, unknown>): CompetitionInput {

@@ -3,13 +3,21 @@ import type { RouteDef } from '../route.js';
 import { ADMIN_ACTOR_ROUTES } from './admin-actors.routes.js';
 import { ADMIN_ARENA_ROUTES } from './admin-arenas.routes.js';
 import { ADMIN_COMPETITION_ROUTES } from './admin-competitions.routes.js';
+import { AGENT_ROUTES } from './agent.routes.js';
+import { COMPETITION_ROUTES } from './competitions.routes.js';
 import { HEALTH_ROUTES } from './health.routes.js';
+import { PARTICIPATION_ROUTES } from './participation.routes.js';
 import { PRICE_ROUTES } from './price.routes.js';
+import { TRADE_ROUTES } from './trade.routes.js';
 
 /** All routes; Koa mounting, dispatch, OpenAPI and msw read this array. */
 export const ROUTES: readonly RouteDef[] = [
   ...HEALTH_ROUTES,
   ...PRICE_ROUTES,
+  ...TRADE_ROUTES,
+  ...AGENT_ROUTES,
+  ...COMPETITION_ROUTES,
+  ...PARTICIPATION_ROUTES,
   ...ADMIN_ACTOR_ROUTES,
   ...ADMIN_COMPETITION_ROUTES,
   ...ADMIN_ARENA_ROUTES,

@@ -21,6 +21,7 @@ const competitionFields = {
   sandboxMode: bool, externalUrl: str, imageUrl: str,
   type: { type: 'string', enum: ['trading', 'perpetual_futures', 'spot_live_trading', 'sports_prediction'] },
   startDate: isoTime, endDate: isoTime, joinStartDate: isoTime, joinEndDate: isoTime, boostStartDate: isoTime, boostEndDate: isoTime,
+  votingStartDate: isoTime, votingEndDate: isoTime,
   maxParticipants: { type: 'integer', minimum: 1 }, minimumStake: nonNeg, tradingConstraints,
   rewards: { type: 'object', propertyNames: { pattern: '^[1-9][0-9]*$' }, additionalProperties: { type: 'number', minimum: 0 } },
   paperTradingConfig: obj({ maxTradePercentage: { type: 'integer', minimum: 1, maximum: 100 } }),

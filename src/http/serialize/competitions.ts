@@ -11,7 +11,8 @@ export function apiCompetition(c: Competition) {
     joinEndDate: iso(c.joinEndDate), boostStartDate: iso(c.boostStartDate), boostEndDate: iso(c.boostEndDate),
     maxParticipants: c.maxParticipants, registeredParticipants: c.registeredParticipants, minimumStake: c.minimumStake,
     arenaId: c.arenaId, vips: c.vips, allowlist: c.allowlist, blocklist: c.blocklist, minRecallRank: c.minRecallRank,
-    allowlistOnly: c.allowlistOnly, rewards: c.rewards, tradingConstraints: c.tradingConstraints,
+    allowlistOnly: c.allowlistOnly, votingStartDate: iso(c.votingStartDate), votingEndDate: iso(c.votingEndDate),
+    rewards: c.rewards, tradingConstraints: c.tradingConstraints,
     paperTradingConfig: c.paperTradingConfig, paperTradingInitialBalances: c.initialBalances,
     createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt),
   };
