@@ -28,16 +28,17 @@ export interface ResolvedPrice {
 
 /**
  * Prices `address`: svm tokens on "svm"; an EVM token with an explicit specific chain only there
- * (no fallback); otherwise the first chain of `evmChains` with a price. Returns null when no chain
- * has a price.
+ * (no fallback); otherwise the first chain of `evmChains` with a price (burn addresses price 0 on
+ * the first chain tried). Returns null when no chain has a price. Discovery is deterministic, so
+ * upstream's permanent "chain found earlier" cache would give the same answers and is not kept.
  */
 export function findPrice(
   prices: PriceSource, evmChains: readonly SpecificChain[], address: string, at: number,
-  opts: { chain?: BlockchainType; specificChain?: SpecificChain } = {},
+  opts: { chain?: BlockchainType; specificChain?: string } = {},
 ): ResolvedPrice | null {
   const chain = opts.chain ?? detectChain(address);
-  const candidates: readonly SpecificChain[] =
-    chain === 'svm' ? ['svm'] : opts.specificChain ? [opts.specificChain] : evmChains;
+  // An unknown specific chain (execute passes client strings through) simply has no prices.
+  const candidates = (chain === 'svm' ? ['svm'] : opts.specificChain ? [opts.specificChain] : evmChains) as readonly SpecificChain[];
   for (const sc of candidates) {
     const q = prices.quote(address, sc, at);
     if (q) return { price: q.price, symbol: q.symbol, chain, specificChain: sc, quote: q };

@@ -38,7 +38,7 @@ export interface PriceQuote {
 export interface TokenCatalogue {
   /** Tokens of one chain, in file order. */
   tokens(chain: SpecificChain): readonly TokenMeta[];
-  /** Case-insensitive lookup of an address on one chain. */
+  /** Lookup of an address on one chain: case-insensitive on EVM chains, exact on svm (burn addresses: any case). */
   find(address: string, chain: SpecificChain): TokenMeta | undefined;
   /** Lookup by symbol (case-insensitive) on one chain. */
   bySymbol(chain: SpecificChain, symbol: string): TokenMeta | undefined;

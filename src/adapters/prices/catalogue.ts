@@ -84,7 +84,11 @@ export class Catalogue implements TokenCatalogue {
   }
 
   find(address: string, chain: SpecificChain): CatalogueToken | undefined {
-    return this.byKey.get(key(address, chain));
+    const hit = this.byKey.get(key(address, chain));
+    if (hit || chain !== 'svm') return hit;
+    // Burn addresses match case-insensitively on every chain (upstream compares them lower-cased).
+    const burn = this.byKey.get(key(address.toLowerCase(), chain));
+    return burn?.kind === 'burn' ? burn : undefined;
   }
 
   bySymbol(chain: SpecificChain, symbol: string): CatalogueToken | undefined {
@@ -93,7 +97,7 @@ export class Catalogue implements TokenCatalogue {
   }
 }
 
-/** Map key of a token: chain plus lower-cased address. */
+/** Map key of a token: chain plus address, lower-cased on EVM chains (Solana addresses are case-sensitive). */
 export function key(address: string, chain: SpecificChain): string {
-  return `${chain}:${address.toLowerCase()}`;
+  return `${chain}:${chain === 'svm' ? address : address.toLowerCase()}`;
 }

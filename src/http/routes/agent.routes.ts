@@ -1,5 +1,25 @@
 // The calling agent's own data: balances and trade history per competition.
+import { agentBalances, agentTrades } from '../../domain/holdings.js';
 import type { RouteDef } from '../route.js';
+import { competitionQuery } from '../schemas/trading.js';
+import { apiBalance, apiTrade } from '../serialize/trades.js';
 
 /** Own-agent routes. */
-export const AGENT_ROUTES: RouteDef[] = [];
+export const AGENT_ROUTES: RouteDef[] = [
+  {
+    id: 'agent.balances', method: 'GET', path: '/api/agent/balances', auth: 'key', generation: 'current', tag: 'agent',
+    summary: "The agent's balances in a competition", schemas: { query: competitionQuery },
+    handler: async ({ world, principal, query }) => {
+      const r = await agentBalances(world.deps, principal, query.competitionId);
+      return { body: { success: true, agentId: r.agentId, competitionId: r.competitionId, balances: r.balances.map(apiBalance) } };
+    },
+  },
+  {
+    id: 'agent.trades', method: 'GET', path: '/api/agent/trades', auth: 'key', generation: 'current', tag: 'agent',
+    summary: "The agent's trades in a competition, newest first", schemas: { query: competitionQuery },
+    handler: async ({ world, principal, query }) => {
+      const r = await agentTrades(world.deps, principal, query.competitionId);
+      return { body: { success: true, agentId: r.agentId, trades: r.trades.map(apiTrade) } };
+    },
+  },
+];

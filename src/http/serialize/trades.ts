@@ -1,4 +1,5 @@
 // Wire shapes of trades and balances (upstream's row fields, in table order).
+import type { PricedBalance } from '../../domain/holdings.js';
 import type { Agent, Trade } from '../../domain/model.js';
 import { iso } from './time.js';
 
@@ -22,5 +23,14 @@ export function apiCompetitionTrade(t: Trade, agent: Pick<Agent, 'id' | 'name' |
     fromSpecificChain: t.fromSpecificChain, toSpecificChain: t.toSpecificChain, tradeAmountUsd: t.tradeAmountUsd,
     timestamp: iso(t.timestamp), reason: t.reason, txHash: null, tradeType: 'simulated',
     agent: agent ? { id: agent.id, name: agent.name, imageUrl: agent.imageUrl, description: agent.description } : null,
+  };
+}
+
+/** A balance row of `GET /api/agent/balances` (price fields only when a price was found). */
+export function apiBalance(b: PricedBalance) {
+  return {
+    id: b.id, agentId: b.agentId, competitionId: b.competitionId, tokenAddress: b.tokenAddress, amount: b.amount,
+    createdAt: iso(b.createdAt), updatedAt: iso(b.updatedAt), specificChain: b.specificChain, symbol: b.symbol, chain: b.chain,
+    ...(b.price !== undefined ? { price: b.price, value: b.value } : {}),
   };
 }
