@@ -2,6 +2,7 @@
 import type { WriteTx } from '../ports/store.js';
 import type { Deps } from './deps.js';
 import { DomainError } from './errors.js';
+import { autoJoinSandboxCompetitions } from './join-leave.js';
 import type { Agent, User } from './model.js';
 import { sortRows, type SortSpec } from './paging.js';
 import type { Tables } from './tables.js';
@@ -62,12 +63,15 @@ export async function createAgentTx(deps: Deps, tx: WriteTx<Tables>, owner: User
   return { agent, apiKey };
 }
 
-/** `POST /api/admin/agents`: resolves the owner by id or wallet, then creates the agent. */
+/**
+ * `POST /api/admin/agents`: resolves the owner by id or wallet, then creates the agent; the new
+ * agent then auto-joins active sandbox competitions (failures there never fail the creation).
+ */
 export async function createAgentForOwner(
   deps: Deps, owner: { id?: string; walletAddress?: string }, input: AgentInput,
 ): Promise<{ agent: Agent; apiKey: string }> {
   if ((owner.id === undefined) === (owner.walletAddress === undefined)) throw new DomainError('OWNER_REQUIRED');
-  return deps.store.transact(async (tx) => {
+  const created = await deps.store.transact(async (tx) => {
     let user: User | undefined;
     if (owner.id !== undefined) {
       user = await tx.get('users', owner.id);
@@ -79,6 +83,8 @@ export async function createAgentForOwner(
     }
     return createAgentTx(deps, tx, user, input);
   });
+  await autoJoinSandboxCompetitions(deps, created.agent.id);
+  return created;
 }
 
 /** An agent or the 404. */

@@ -13,8 +13,13 @@ const regId = (competitionId: string, agentId: string) => `${competitionId}:${ag
 /**
  * Registers an agent as active (idempotent for an existing record). Enforces the participant limit
  * and one agent per owner (409s). Returns the competition with its updated counter.
+ * `sameOwnerCode` picks the wording of the one-agent-per-owner 409: admin routes and the agent
+ * join endpoint phrase the same rule differently upstream.
  */
-export async function registerAgentTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition, agentId: string): Promise<Competition> {
+export async function registerAgentTx(
+  deps: Deps, tx: WriteTx<Tables>, comp: Competition, agentId: string,
+  sameOwnerCode: 'ONE_AGENT_PER_USER' | 'JOIN_ONE_AGENT_PER_USER' = 'ONE_AGENT_PER_USER',
+): Promise<Competition> {
   if (await tx.get('competitionAgents', regId(comp.id, agentId))) return comp;
   if (comp.maxParticipants !== null && comp.registeredParticipants >= comp.maxParticipants) {
     throw new DomainError('PARTICIPANT_LIMIT', { max: comp.maxParticipants });
@@ -23,7 +28,7 @@ export async function registerAgentTx(deps: Deps, tx: WriteTx<Tables>, comp: Com
   if (!agent) throw new DomainError('AGENT_NOT_FOUND');
   for (const reg of await tx.find('competitionAgents', 'competition', comp.id)) {
     const other = await tx.get('agents', reg.agentId);
-    if (other && other.ownerId === agent.ownerId) throw new DomainError('ONE_AGENT_PER_USER');
+    if (other && other.ownerId === agent.ownerId) throw new DomainError(sameOwnerCode);
   }
   const now = deps.clock.now();
   await tx.insert('competitionAgents', {

@@ -2,6 +2,7 @@
 import type { Deps } from './deps.js';
 import { DomainError } from './errors.js';
 import { createAgentTx, type AgentInput } from './agents.js';
+import { autoJoinSandboxCompetitions } from './join-leave.js';
 import type { Agent, User } from './model.js';
 
 /** Body of `POST /api/admin/users`. */
@@ -16,8 +17,8 @@ export interface RegisterUserInput {
 export interface RegisterUserResult { user: User; agent?: Agent; apiKey?: string; agentError?: string }
 
 /**
- * Creates the user, then (in a second transaction) the first agent. A failing agent does not
- * undo the user: upstream answers 201 with `agentError`.
+ * Creates the user, then (in a second transaction) the first agent, which then auto-joins active
+ * sandbox competitions. A failing agent does not undo the user: upstream answers 201 with `agentError`.
  */
 export async function registerUser(deps: Deps, input: RegisterUserInput): Promise<RegisterUserResult> {
   const user = await deps.store.transact(async (tx) => {
@@ -45,6 +46,7 @@ export async function registerUser(deps: Deps, input: RegisterUserInput): Promis
   if (input.agentEmail !== undefined) agentInput.email = input.agentEmail;
   try {
     const { agent, apiKey } = await deps.store.transact((tx) => createAgentTx(deps, tx, user, agentInput));
+    await autoJoinSandboxCompetitions(deps, agent.id);
     return { user, agent, apiKey };
   } catch (err) {
     if (err instanceof DomainError) return { user, agentError: err.message };

@@ -1,5 +1,45 @@
 // Agent join/leave of competitions and the admin vote endpoint.
+import { joinCompetition, leaveCompetition } from '../../domain/join-leave.js';
+import { castVote } from '../../domain/votes.js';
 import type { RouteDef } from '../route.js';
+import { uuidParams } from '../schemas/common.js';
+import { castVoteBody, competitionAgentParams } from '../schemas/participation.js';
+import { iso } from '../serialize/time.js';
+
+const base = { generation: 'current', tag: 'competitions' } as const;
 
 /** Participation routes. */
-export const PARTICIPATION_ROUTES: RouteDef[] = [];
+export const PARTICIPATION_ROUTES: RouteDef[] = [
+  {
+    ...base, id: 'competitions.agents.join', method: 'POST', path: '/api/competitions/{competitionId}/agents/{agentId}', auth: 'key',
+    summary: 'Join a pending competition (the calling agent only)', schemas: { params: competitionAgentParams },
+    handler: async ({ world, principal, params }) => {
+      await joinCompetition(world.deps, { principal, competitionId: params.competitionId!, agentId: params.agentId! });
+      return { body: { success: true, message: 'Successfully joined competition' } };
+    },
+  },
+  {
+    ...base, id: 'competitions.agents.leave', method: 'DELETE', path: '/api/competitions/{competitionId}/agents/{agentId}', auth: 'key',
+    summary: 'Leave a competition (the calling agent only)', schemas: { params: competitionAgentParams },
+    handler: async ({ world, principal, params }) => {
+      await leaveCompetition(world.deps, { principal, competitionId: params.competitionId!, agentId: params.agentId! });
+      return { body: { success: true, message: 'Successfully left competition' } };
+    },
+  },
+  {
+    ...base, tag: 'admin', id: 'admin.competitions.votes.cast', method: 'POST', path: '/api/admin/competitions/{competitionId}/votes', auth: 'admin',
+    summary: "Cast a user's vote (or an agent owner's) for an agent", schemas: { params: uuidParams('competitionId'), body: castVoteBody },
+    handler: async ({ world, params, body }) => {
+      const v = await castVote(world.deps, {
+        competitionId: params.competitionId!, votedAgentId: body.votedAgentId, userId: body.userId, agentId: body.agentId,
+      });
+      return {
+        status: 201,
+        body: {
+          success: true, message: 'Vote cast successfully',
+          vote: { id: v.id, userId: v.userId, agentId: v.agentId, competitionId: v.competitionId, createdAt: iso(v.createdAt) },
+        },
+      };
+    },
+  },
+];
