@@ -1,0 +1,84 @@
+// msw handlers: a small bot using plain fetch against https://api.example is served by a world in-process, no socket.
+import { expect } from 'chai';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setupServer } from 'msw/node';
+import { handlers } from '../../src/http/msw.js';
+import { createWorld, type World } from '../../src/world.js';
+import { ADMIN_KEY } from '../helpers/server.js';
+import { TOK } from '../helpers/trading.js';
+
+const BASE = 'https://api.example';
+
+/** The bot under test: buys SOL with a share of its USDC, the way a bot would against the hosted service. */
+async function tinyBot(apiKey: string, share: number): Promise<{ ok: boolean; bought: number }> {
+  const auth = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+  const balances = await (await fetch(`${BASE}/api/agent/balances`, { headers: auth })).json() as { balances: { symbol: string; amount: number }[] };
+  const usdc = balances.balances.find((b) => b.symbol === 'USDC')!.amount;
+  const res = await fetch(`${BASE}/api/trade/execute`, {
+    method: 'POST', headers: auth,
+    body: JSON.stringify({ fromToken: TOK.SVM_USDC, toToken: TOK.SOL, amount: String(usdc * share), reason: 'tiny bot' }),
+  });
+  const body = await res.json() as { success: boolean; transaction: { toAmount: number } };
+  return { ok: body.success, bought: body.transaction.toAmount };
+}
+
+describe('msw handlers (compsim/msw)', () => {
+  let world: World;
+  const server = setupServer();
+  before(() => server.listen({ onUnhandledRequest: 'bypass' }));
+  after(() => server.close());
+  beforeEach(async () => {
+    world = await createWorld({ admin: { apiKey: ADMIN_KEY }, slippage: 'none' });
+    server.resetHandlers(...handlers(world, { baseUrl: BASE }));
+  });
+
+  const admin = (path: string, body: unknown) => fetch(`${BASE}${path}`, {
+    method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+  }).then(async (r) => ({ status: r.status, body: await r.json() as any }));
+
+  it('runs a bot written with plain fetch against the world, with the same answers as the HTTP server', async () => {
+    const user = await admin('/api/admin/users', { walletAddress: '0x00000000000000000000000000000000000000b1', agentName: 'Fetch Bot' });
+    expect(user.status).to.equal(201);
+    const start = await admin('/api/admin/competition/start', {
+      name: 'msw cup', agentIds: [user.body.agent.id], paperTradingInitialBalances: [{ specificChain: 'svm', tokenSymbol: 'usdc', amount: 1000 }],
+    });
+    expect(start.status).to.equal(200);
+    const r = await tinyBot(user.body.agent.apiKey, 0.15);
+    expect(r).to.deep.equal({ ok: true, bought: 1 });
+    const rows = await world.deps.store.read((tx) => tx.all('trades'));
+    expect(rows).to.have.length(1);
+  });
+
+  it('answers errors, queries, malformed JSON and unknown routes like the server', async () => {
+    const health = await fetch(`${BASE}/api/health`);
+    expect(health.status).to.equal(200);
+    expect(await health.json()).to.include({ status: 'ok' });
+    const noKey = await fetch(`${BASE}/api/price?token=${TOK.SOL}`);
+    expect(noKey.status).to.equal(401);
+    const price = await fetch(`${BASE}/api/price?token=${TOK.SOL}`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+    expect(await price.json()).to.include({ success: true, price: 150, symbol: 'SOL' });
+    const bad = await fetch(`${BASE}/api/admin/users`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' }, body: '{"walletAddress":' });
+    expect(bad.status).to.equal(400);
+    expect(await bad.json()).to.deep.equal({ success: false, error: 'Invalid JSON in request body' });
+    const big = await fetch(`${BASE}/api/admin/users`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ x: 'y'.repeat(1_100_000) }) });
+    expect(big.status).to.equal(413);
+    const missing = await fetch(`${BASE}/api/nowhere`);
+    expect(missing.status).to.equal(404);
+    expect(await missing.json()).to.deep.equal({ success: false, error: 'Cannot GET /api/nowhere' });
+  });
+
+  it('intercepts only its base URL; with no base URL it serves every origin', async () => {
+    // A real local server answering a marker: reached only when msw does not intercept.
+    const real = createHttpServer((_req, res) => res.end(JSON.stringify({ marker: 'real' }))).listen(0, '127.0.0.1');
+    await new Promise((r) => real.once('listening', r));
+    const local = `http://127.0.0.1:${(real.address() as AddressInfo).port}/api/health`;
+    try {
+      expect(await (await fetch(local)).json()).to.deep.equal({ marker: 'real' });
+      server.resetHandlers(...handlers(world));
+      expect(await (await fetch(local)).json()).to.include({ status: 'ok' });
+    } finally {
+      real.close();
+    }
+  });
+});
