@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { ROUTES } from '../../src/http/routes/index.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
+import { startArena, TOK } from '../helpers/trading.js';
 
 const IDS = ['x', '00000000-0000-4000-8000-000000000000', '%E0%A4%A', '..', 'a'.repeat(300), '%00', "1' OR 1=1", 'default-paper-arena'];
 const FIXED_BODIES: unknown[] = [null, [], 'text', 42, true, {}, { name: {} }, { competitionId: 5 }, { user: [], agent: 'x' },
@@ -49,5 +50,35 @@ describe('hostile input sweep over every route', function () {
     expect(res.status).to.equal(400);
     const bad = await s.call('GET', '/api/admin/agents', { headers: { authorization: 'Bearer \u00ff'.replace('\u00ff', 'x'.repeat(5000)) } });
     expect(bad.status).to.equal(401);
+  });
+
+  it('trade execute and quote with an agent key: never 5xx, and a rejected trade changes nothing', async () => {
+    const a = await startArena({ tradingType: 'allow' }, 1, { slippage: 'upstream' });
+    try {
+      const tokens = fc.constantFrom<unknown>(TOK.SOL, TOK.SVM_USDC, TOK.WETH, TOK.BONK, TOK.EVM_BURN, '', '0x', 'x'.repeat(500), 42, null, {}, ['a']);
+      const amounts = fc.constantFrom<unknown>('1', '0.0000001', '1e308', 'Infinity', '-0', 'NaN', '1e-320', 1e308, -1, 0, '10abc', '', true, {}, []);
+      const chains = fc.constantFrom<unknown>(undefined, 'evm', 'svm', 'btc', 1, null);
+      const bodies = fc.record({
+        fromToken: tokens, toToken: tokens, amount: amounts, reason: fc.constantFrom<unknown>('r', '', 5, null, undefined),
+        competitionId: fc.constantFrom<unknown>(undefined, a.competitionId, 'x', '', 7, '00000000-0000-4000-8000-000000000000'),
+        fromChain: chains, toChain: chains, fromSpecificChain: fc.constantFrom<unknown>(undefined, 'eth', 'nope', 3),
+      }, { requiredKeys: [] });
+      const failures: string[] = [];
+      for (const body of fc.sample(bodies, { seed: 77, numRuns: 300 })) {
+        const before = JSON.stringify(await a.s.world.dump());
+        const res = await a.s.call('POST', '/api/trade/execute', { key: a.agents[0]!.apiKey, raw: JSON.stringify(body) });
+        if (res.status >= 500) failures.push(`execute ${JSON.stringify(body)} -> ${res.status}`);
+        if (res.status >= 400) {
+          expect(res.body.success).to.equal(false);
+          if (JSON.stringify(await a.s.world.dump()) !== before) failures.push(`rejected but changed state: ${JSON.stringify(body)}`);
+        }
+        const query = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+        const q = await a.s.call('GET', '/api/trade/quote', { key: a.agents[0]!.apiKey, query });
+        if (q.status >= 500) failures.push(`quote ${JSON.stringify(query)} -> ${q.status}`);
+      }
+      expect(failures, failures.slice(0, 20).join('\n')).to.deep.equal([]);
+    } finally {
+      await a.s.close();
+    }
   });
 });
