@@ -67,8 +67,8 @@ describe('POST /api/competitions/{competitionId}/agents/{agentId}', () => {
 
   it('answers non-uuid path ids with 400 naming the parameter', async () => {
     const c = await createCompetition(ctx.s, ADMIN_KEY);
-    expectError(await join('nope', ctx.a.agentId, ctx.a.apiKey), 400, 'Invalid request: competitionId (invalid UUID)');
-    expectError(await join(c.id, 'nope', ctx.a.apiKey), 400, 'Invalid request: agentId (invalid UUID)');
+    expectError(await join('nope', ctx.a.agentId, ctx.a.apiKey), 400, 'Invalid UUID');
+    expectError(await join(c.id, 'nope', ctx.a.apiKey), 400, 'Invalid UUID');
   });
 
   it("rejects another agent's id (403) before looking anything up", async () => {
@@ -280,7 +280,7 @@ describe('DELETE /api/competitions/{competitionId}/agents/{agentId}', () => {
     expectError(await leave(c.id, a.agentId, ADMIN_KEY), 401, 'Authentication required');
     expectError(await leave(c.id, other.agentId, a.apiKey), 403, 'Agent API key does not match agent ID in URL');
     expectError(await leave(MISSING, a.agentId, a.apiKey), 404, `Competition not found: ${MISSING}`);
-    expectError(await leave('x', a.agentId, a.apiKey), 400, 'Invalid request: competitionId (invalid UUID)');
+    expectError(await leave('x', a.agentId, a.apiKey), 400, 'Invalid UUID');
     const principal: Principal = { kind: 'agent', agentId: MISSING, ownerId: a.userId, generation: 'current' };
     const err = await domainError(leaveCompetition(s.world.deps, { principal, competitionId: c.id, agentId: MISSING }));
     expect([err.status, err.message]).to.deep.equal([404, `Agent not found: ${MISSING}`]);

@@ -3,24 +3,27 @@ import { joinCompetition, leaveCompetition } from '../../domain/join-leave.js';
 import { castVote } from '../../domain/votes.js';
 import type { RouteDef } from '../route.js';
 import { uuidParams } from '../schemas/common.js';
-import { castVoteBody, competitionAgentParams } from '../schemas/participation.js';
+import { competitionAgentParams, invalidRequest } from '../schemas/competition-reads.js';
+import { castVoteBody } from '../schemas/participation.js';
 import { iso } from '../serialize/time.js';
 
 const base = { generation: 'current', tag: 'competitions' } as const;
+// Malformed path ids get upstream's bare `Invalid UUID`, like every other /api/competitions/{id} route.
+const joinLeave = { ...base, invalid: invalidRequest, auth: 'key', schemas: { params: competitionAgentParams } } as const;
 
 /** Participation routes. */
 export const PARTICIPATION_ROUTES: RouteDef[] = [
   {
-    ...base, id: 'competitions.agents.join', method: 'POST', path: '/api/competitions/{competitionId}/agents/{agentId}', auth: 'key',
-    summary: 'Join a pending competition (the calling agent only)', schemas: { params: competitionAgentParams },
+    ...joinLeave, id: 'competitions.agents.join', method: 'POST', path: '/api/competitions/{competitionId}/agents/{agentId}',
+    summary: 'Join a pending competition (the calling agent only)',
     handler: async ({ world, principal, params }) => {
       await joinCompetition(world.deps, { principal, competitionId: params.competitionId!, agentId: params.agentId! });
       return { body: { success: true, message: 'Successfully joined competition' } };
     },
   },
   {
-    ...base, id: 'competitions.agents.leave', method: 'DELETE', path: '/api/competitions/{competitionId}/agents/{agentId}', auth: 'key',
-    summary: 'Leave a competition (the calling agent only)', schemas: { params: competitionAgentParams },
+    ...joinLeave, id: 'competitions.agents.leave', method: 'DELETE', path: '/api/competitions/{competitionId}/agents/{agentId}',
+    summary: 'Leave a competition (the calling agent only)',
     handler: async ({ world, principal, params }) => {
       await leaveCompetition(world.deps, { principal, competitionId: params.competitionId!, agentId: params.agentId! });
       return { body: { success: true, message: 'Successfully left competition' } };
