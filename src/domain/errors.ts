@@ -120,6 +120,13 @@ export const ERRORS = {
   // own balances and trades
   BALANCES_PERPS: [400, () => 'This endpoint is not available for perpetual futures competitions. Use GET /api/agent/perps/account for account summary.'],
   AGENT_TRADES_PERPS: [400, () => 'This endpoint is not available for perpetual futures competitions. Use GET /api/agent/perps/positions for current positions.'],
+  // own profile, public agents, rankings and reward claims (domain/agent-profile.ts, public-agents.ts,
+  // agent-competitions.ts, rewards.ts, global-leaderboard.ts). `prefix` is the endpoint's 400 family.
+  PROFILE_INVALID: [400, (p: P) => `Invalid request format: ${p.field} (${p.reason})`],
+  LIST_BAD_SORT: [400, (p: P) => `${p.prefix}: sort (cannot sort by field: '${p.field}')`],
+  LIST_SORT_TOO_LONG: [400, (p: P) => `${p.prefix}: sort (at most 3 fields)`],
+  REWARD_NOT_ENDED: [400, (p: P) => `Rewards can only be claimed in an ended competition: ${p.status}`],
+  NO_REWARD: [400, () => 'Agent has no reward in this competition'],
 } as const satisfies Record<string, readonly [number, (p: P) => string]>;
 
 /** A code of {@link ERRORS}. */

@@ -7,6 +7,7 @@ import { DomainError } from './errors.js';
 import type { Competition, LeaderboardEntry, TradingConstraints } from './model.js';
 import { registerAgentTx } from './participants.js';
 import { activeAgentIds, agentSnapshots, takeSnapshotsTx } from './portfolio.js';
+import { updateRatingsTx } from './rating.js';
 import type { Tables } from './tables.js';
 
 /** Input of {@link startCompetition}: an existing competition, or create fields for create-and-start. */
@@ -88,6 +89,7 @@ export async function endCompetitionTx(deps: Deps, tx: WriteTx<Tables>, competit
   for (const [i, r] of rows.entries()) {
     await tx.insert('leaderboards', { ...r, id: `${comp.id}:${r.agentId}`, rank: i + 1, totalAgents: active.length });
   }
+  await updateRatingsTx(deps, tx, comp);
   comp = await tx.put('competitions', { ...comp, status: 'ended', lastSnapshotAt: now });
   return { competition: comp, leaderboard: rows.map((r) => ({ agentId: r.agentId, value: r.score, pnl: r.pnl })) };
 }

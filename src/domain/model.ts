@@ -111,3 +111,21 @@ export interface Trade {
 
 /** One vote of a user (an agent's owner) for an agent in a competition. */
 export interface Vote { id: string; userId: string; agentId: string; competitionId: string; createdAt: number }
+
+/**
+ * An agent's OpenSkill rating in one ranking: a competition type (global, `arenaId` null) or an
+ * arena. `ordinal` is the leaderboard score, 24 x (mu - 3 sigma) + 1500.
+ */
+export interface AgentRating {
+  /** `type:<type>:<agentId>` or `arena:<arenaId>:<agentId>` */
+  id: string; agentId: string; type: CompetitionType; arenaId: string | null;
+  mu: number; sigma: number; ordinal: number;
+  /** Number of ended competitions that updated this rating, and the latest of them. */
+  competitions: number; lastCompetitionId: string; createdAt: number; updatedAt: number;
+}
+
+/** Whether an agent has claimed its reward of an ended competition (set through compsim's admin API). */
+export interface RewardClaim {
+  /** `${competitionId}:${agentId}` */
+  id: string; competitionId: string; agentId: string; claimed: boolean; updatedAt: number;
+}

@@ -1,7 +1,7 @@
 // Table schema of the store: table name -> row type and secondary indexes.
 import type { Schema } from '../ports/store.js';
 import type {
-  Admin, Agent, Arena, Balance, Competition, CompetitionAgent, LeaderboardEntry, PortfolioSnapshot, Trade, User, Vote,
+  Admin, Agent, AgentRating, Arena, Balance, Competition, CompetitionAgent, LeaderboardEntry, PortfolioSnapshot, RewardClaim, Trade, User, Vote,
 } from './model.js';
 
 /** Row type of every table. */
@@ -17,6 +17,8 @@ export interface Tables {
   leaderboards: LeaderboardEntry;
   trades: Trade;
   votes: Vote;
+  ratings: AgentRating;
+  rewardClaims: RewardClaim;
 }
 
 const lower = (s: string | null) => (s === null ? null : s.toLowerCase());
@@ -51,4 +53,7 @@ export const TABLES: Schema<Tables> = {
       competition: (r) => r.competitionId, userCompetition: (r) => `${r.userId}:${r.competitionId}`, agent: (r) => r.agentId,
     },
   },
+  // Ratings (domain/rating.ts): `board` is `type:<type>` for the global rows, `arena:<id>` for arena rows.
+  ratings: { key: 'id', indexes: { board: (r) => (r.arenaId === null ? `type:${r.type}` : `arena:${r.arenaId}`), agent: (r) => r.agentId } },
+  rewardClaims: { key: 'id', indexes: { agent: (r) => r.agentId } },
 };

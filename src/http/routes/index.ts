@@ -4,6 +4,11 @@ import { ADMIN_ACTOR_ROUTES } from './admin-actors.routes.js';
 import { ADMIN_ARENA_ROUTES } from './admin-arenas.routes.js';
 import { ADMIN_COMPETITION_ROUTES } from './admin-competitions.routes.js';
 import { AGENT_ROUTES } from './agent.routes.js';
+import { AGENT_PROFILE_ROUTES } from './agent-profile.routes.js';
+import { AGENTS_ROUTES } from './agents.routes.js';
+import { ADMIN_REWARD_ROUTES } from './admin-rewards.routes.js';
+import { LEADERBOARD_ROUTES } from './leaderboard.routes.js';
+import { PUBLIC_ARENA_ROUTES } from './public-arenas.routes.js';
 import { COMPETITION_ROUTES } from './competitions.routes.js';
 import { HEALTH_ROUTES } from './health.routes.js';
 import { PARTICIPATION_ROUTES } from './participation.routes.js';
@@ -21,4 +26,10 @@ export const ROUTES: readonly RouteDef[] = [
   ...ADMIN_ACTOR_ROUTES,
   ...ADMIN_COMPETITION_ROUTES,
   ...ADMIN_ARENA_ROUTES,
+  // Own profile, public agents, arenas, global leaderboard, reward claims.
+  ...AGENT_PROFILE_ROUTES,
+  ...AGENTS_ROUTES,
+  ...PUBLIC_ARENA_ROUTES,
+  ...LEADERBOARD_ROUTES,
+  ...ADMIN_REWARD_ROUTES,
 ];

@@ -1,0 +1,105 @@
+// One agent's competitions with its summary in each (value, pnl, trades, placement), status/claimed filters, sorting and paging.
+import type { ReadTx } from '../ports/store.js';
+import type { Deps } from './deps.js';
+import { DomainError } from './errors.js';
+import type { Agent, Competition, CompetitionStatus } from './model.js';
+import { sortRows } from './paging.js';
+import { activeAgentIds } from './portfolio.js';
+import { parseListSort } from './public-agents.js';
+import { earnedReward } from './rewards.js';
+import type { Tables } from './tables.js';
+
+/** Competition columns the list sorts by. */
+const COMPETITION_FIELDS = ['id', 'name', 'description', 'startDate', 'endDate', 'createdAt', 'updatedAt', 'status'] as const;
+/** Computed sort fields; `rank` and `bestPlacement` both order by the placement's rank. */
+const COMPUTED_FIELDS = ['portfolioValue', 'pnl', 'pnlPercent', 'totalTrades', 'totalPositions', 'rank', 'bestPlacement', 'agentName', 'agentHandle'] as const;
+/** Every accepted sort field (each may carry a leading `-`). */
+export const AGENT_COMPETITION_SORT_FIELDS: readonly string[] = [...COMPETITION_FIELDS, ...COMPUTED_FIELDS];
+
+/** Input of {@link agentCompetitions} (schema defaults applied). */
+export interface AgentCompetitionsInput {
+  agentId: string; status?: CompetitionStatus; claimed?: boolean; sort: string; limit: number; offset: number;
+}
+
+/** The agent's summary in one competition. */
+export interface AgentCompetitionRow {
+  competition: Competition;
+  portfolioValue: number; pnl: number; pnlPercent: number; totalTrades: number; totalPositions: number;
+  /** Ended: the final rank; active/ending: rank of its latest snapshot among active agents; else absent. */
+  bestPlacement?: { rank: number; totalAgents: number };
+}
+
+/** Latest value per active agent of a running competition (agents without a snapshot are absent). */
+async function latestValues(tx: ReadTx<Tables>, comp: Competition): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const agentId of await activeAgentIds(tx, comp.id)) {
+    let newest: { timestamp: number; totalValue: number } | undefined;
+    for (const s of await tx.find('snapshots', 'agentCompetition', `${agentId}:${comp.id}`)) if (!newest || s.timestamp >= newest.timestamp) newest = s;
+    if (newest) out.set(agentId, newest.totalValue);
+  }
+  return out;
+}
+
+async function placement(tx: ReadTx<Tables>, comp: Competition, agentId: string): Promise<AgentCompetitionRow['bestPlacement']> {
+  if (comp.status === 'ended') {
+    const row = await tx.get('leaderboards', `${comp.id}:${agentId}`);
+    return row ? { rank: row.rank, totalAgents: row.totalAgents } : undefined;
+  }
+  if (comp.status !== 'active' && comp.status !== 'ending') return undefined;
+  const values = await latestValues(tx, comp);
+  const mine = values.get(agentId);
+  if (mine === undefined) return undefined;
+  // SQL RANK(): agents with equal values share a rank.
+  const ahead = [...values.values()].filter((v) => v > mine).length;
+  return { rank: ahead + 1, totalAgents: values.size };
+}
+
+async function summary(tx: ReadTx<Tables>, comp: Competition, agent: Agent): Promise<AgentCompetitionRow> {
+  const snaps = [...(await tx.find('snapshots', 'agentCompetition', `${agent.id}:${comp.id}`))].sort((a, b) => a.timestamp - b.timestamp);
+  const newest = snaps.length > 0 ? snaps[snaps.length - 1]!.totalValue : 0;
+  const oldest = snaps.length > 0 ? snaps[0]!.totalValue : 0;
+  const pnl = newest - oldest;
+  const trades = comp.type === 'perpetual_futures' ? 0 : await tx.count('trades', 'agentCompetition', `${agent.id}:${comp.id}`);
+  const bestPlacement = await placement(tx, comp, agent.id);
+  return {
+    competition: comp, portfolioValue: newest, pnl, pnlPercent: oldest > 0 ? (pnl / oldest) * 100 : 0, totalTrades: trades, totalPositions: 0,
+    ...(bestPlacement ? { bestPlacement } : {}),
+  };
+}
+
+function sortKeys(row: AgentCompetitionRow, agent: Agent): Record<string, unknown> {
+  const c = row.competition;
+  return {
+    id: c.id, name: c.name, description: c.description, startDate: c.startDate, endDate: c.endDate, createdAt: c.createdAt,
+    updatedAt: c.updatedAt, status: c.status, portfolioValue: row.portfolioValue, pnl: row.pnl, pnlPercent: row.pnlPercent,
+    totalTrades: row.totalTrades, totalPositions: row.totalPositions, rank: row.bestPlacement?.rank ?? null,
+    bestPlacement: row.bestPlacement?.rank ?? null, agentName: agent.name, agentHandle: agent.handle,
+  };
+}
+
+/**
+ * `GET /api/agents/{agentId}/competitions`: every competition the agent registered in (any
+ * participation status), registration order unless sorted. `status` filters on the competition's
+ * status; `claimed` keeps competitions where the agent earned a reward that is claimed (`true`)
+ * or not yet claimed (`false`). Unknown agent -> 404 `Agent not found`.
+ */
+export async function agentCompetitions(deps: Deps, input: AgentCompetitionsInput): Promise<{ agent: Agent; rows: AgentCompetitionRow[]; total: number }> {
+  const spec = parseListSort(input.sort, AGENT_COMPETITION_SORT_FIELDS, 'Invalid pagination parameters');
+  return deps.store.read(async (tx) => {
+    const agent = await tx.get('agents', input.agentId);
+    if (!agent || agent.generation !== 'current') throw new DomainError('AGENT_NOT_FOUND');
+    const rows: AgentCompetitionRow[] = [];
+    for (const reg of await tx.find('competitionAgents', 'agent', agent.id)) {
+      const comp = await tx.get('competitions', reg.competitionId);
+      if (!comp || (input.status !== undefined && comp.status !== input.status)) continue;
+      if (input.claimed !== undefined) {
+        const reward = await earnedReward(tx, comp, agent);
+        if (!reward || reward.claimed !== input.claimed) continue;
+      }
+      rows.push(await summary(tx, comp, agent));
+    }
+    const keyed = rows.map((row) => ({ row, ...sortKeys(row, agent) }));
+    const sorted = sortRows(keyed, spec).map((k) => k.row);
+    return { agent, rows: sorted.slice(input.offset, input.offset + input.limit), total: rows.length };
+  });
+}

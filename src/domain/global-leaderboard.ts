@@ -1,0 +1,76 @@
+// The global leaderboard: agents ranked by rating score per competition type or per arena, with platform-wide stats.
+import type { ReadTx } from '../ports/store.js';
+import { requireArena } from './arenas.js';
+import type { Deps } from './deps.js';
+import type { Agent, AgentRating, CompetitionType } from './model.js';
+import { boardKey, boardRatings } from './rating.js';
+import type { Tables } from './tables.js';
+
+/** Input of {@link globalLeaderboard} (schema defaults applied). */
+export interface GlobalLeaderboardInput { type: CompetitionType; arenaId?: string; limit: number; offset: number }
+
+/** One ranked agent. */
+export interface GlobalLeaderboardEntry { agent: Agent; rating: AgentRating; rank: number; numCompetitions: number }
+
+/** Platform stats over ended competitions of every type (the spec era's `stats` object). */
+export interface GlobalStats {
+  activeAgents: number; totalTrades: number; totalPositions: number; totalVolume: number; totalCompetitions: number;
+}
+
+/** Result of {@link globalLeaderboard}: `arenaId` set for an arena ranking, null for a type ranking. */
+export interface GlobalLeaderboard { arenaId: string | null; entries: GlobalLeaderboardEntry[]; total: number; stats: GlobalStats }
+
+/**
+ * Stats over ended competitions (reference §5.3, spec era): `activeAgents` = distinct agents whose
+ * registration is active in some ended competition; `totalTrades` and `totalVolume` (sum of
+ * `tradeAmountUsd`) over trades of ended `trading` competitions; `totalPositions` = 0 (no perps
+ * positions are simulated); `totalCompetitions` = ended competitions. Zeros when nothing ended.
+ */
+export async function globalStats(tx: ReadTx<Tables>): Promise<GlobalStats> {
+  const ended = await tx.find('competitions', 'status', 'ended');
+  const active = new Set<string>();
+  let totalTrades = 0;
+  let totalVolume = 0;
+  for (const comp of ended) {
+    for (const reg of await tx.find('competitionAgents', 'competition', comp.id)) if (reg.status === 'active') active.add(reg.agentId);
+    if (comp.type !== 'trading') continue;
+    for (const t of await tx.find('trades', 'competition', comp.id)) {
+      totalTrades += 1;
+      totalVolume += t.tradeAmountUsd;
+    }
+  }
+  return { activeAgents: active.size, totalTrades, totalPositions: 0, totalVolume, totalCompetitions: ended.length };
+}
+
+/** Competitions the agent registered in (any status): all of them, or only those of one arena. */
+async function competitionCount(tx: ReadTx<Tables>, agentId: string, arenaId: string | null): Promise<number> {
+  const regs = await tx.find('competitionAgents', 'agent', agentId);
+  if (arenaId === null) return regs.length;
+  let n = 0;
+  for (const reg of regs) if ((await tx.get('competitions', reg.competitionId))?.arenaId === arenaId) n += 1;
+  return n;
+}
+
+/**
+ * `GET /api/leaderboard`: with `arenaId`, the arena's ratings (the type is ignored; unknown arena
+ * -> 404); otherwise the global ratings of `type`. Best score first (equal scores keep the order
+ * in which the agents were first rated), `rank = offset + index + 1`. `numCompetitions` counts
+ * the agent's registrations (in that arena only, for an arena ranking). Ratings of deleted agents
+ * and of legacy teams are skipped.
+ */
+export async function globalLeaderboard(deps: Deps, input: GlobalLeaderboardInput): Promise<GlobalLeaderboard> {
+  return deps.store.read(async (tx) => {
+    const arenaId = input.arenaId ? (await requireArena(tx, input.arenaId)).id : null;
+    const ratings = await boardRatings(tx, arenaId !== null ? boardKey({ arenaId }) : boardKey({ type: input.type }));
+    const ranked: { agent: Agent; rating: AgentRating }[] = [];
+    for (const rating of ratings) {
+      const agent = await tx.get('agents', rating.agentId);
+      if (agent && agent.generation === 'current') ranked.push({ agent, rating });
+    }
+    const entries: GlobalLeaderboardEntry[] = [];
+    for (const [i, r] of ranked.slice(input.offset, input.offset + input.limit).entries()) {
+      entries.push({ ...r, rank: input.offset + i + 1, numCompetitions: await competitionCount(tx, r.agent.id, arenaId) });
+    }
+    return { arenaId, entries, total: ranked.length, stats: await globalStats(tx) };
+  });
+}

@@ -1,0 +1,27 @@
+// Public arena reads: the arena list (name filter, sort, paging) and one arena.
+import { ARENA_SORT_FIELDS, getArena, listArenas } from '../../domain/arenas.js';
+import { pagination } from '../../domain/paging.js';
+import { parseListSort } from '../../domain/public-agents.js';
+import type { RouteDef } from '../route.js';
+import { publicArenaParams, publicArenasQuery } from '../schemas/agents.js';
+import { apiArena } from '../serialize/competitions.js';
+
+const base = { auth: 'public', generation: 'current', tag: 'arenas' } as const;
+
+/** Public arena routes. */
+export const PUBLIC_ARENA_ROUTES: RouteDef[] = [
+  {
+    ...base, id: 'arenas.list', method: 'GET', path: '/api/arenas', summary: 'List arenas (name substring filter)',
+    schemas: { query: publicArenasQuery },
+    handler: async ({ world, query }) => {
+      const sort = parseListSort(query.sort, ARENA_SORT_FIELDS, 'Invalid request');
+      const { arenas, total } = await listArenas(world.deps, { limit: query.limit, offset: query.offset, sort, ...(query.name ? { name: query.name } : {}) });
+      return { body: { success: true, arenas: arenas.map(apiArena), pagination: pagination(total, query.limit, query.offset) } };
+    },
+  },
+  {
+    ...base, id: 'arenas.get', method: 'GET', path: '/api/arenas/{id}', summary: 'An arena',
+    schemas: { params: publicArenaParams },
+    handler: async ({ world, params }) => ({ body: { success: true, arena: apiArena(await getArena(world.deps, params.id!)) } }),
+  },
+];

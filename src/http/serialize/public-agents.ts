@@ -1,0 +1,70 @@
+// Wire shapes of the own profile, public agents and their competitions, the global leaderboard and reward claims.
+import type { AgentCompetitionRow } from '../../domain/agent-competitions.js';
+import type { GlobalLeaderboard } from '../../domain/global-leaderboard.js';
+import type { Agent, User } from '../../domain/model.js';
+import type { PublicAgentDetail } from '../../domain/public-agents.js';
+import type { EarnedReward } from '../../domain/rewards.js';
+import { apiCompetition } from './competitions.js';
+import { iso } from './time.js';
+
+/** Upstream's sanitized public agent: no key material, no email; `isVerified` = has a wallet. */
+export function apiPublicAgent(a: Agent) {
+  return {
+    id: a.id, ownerId: a.ownerId, name: a.name, handle: a.handle, walletAddress: a.walletAddress, description: a.description,
+    imageUrl: a.imageUrl, metadata: a.metadata, status: a.status, createdAt: iso(a.createdAt), updatedAt: iso(a.updatedAt),
+    isVerified: a.walletAddress !== null,
+  };
+}
+
+/** The own-profile agent: the public agent plus `email` (the spec lists it; upstream omits it). */
+export function apiOwnAgent(a: Agent) {
+  return { ...apiPublicAgent(a), email: a.email };
+}
+
+/** The owner object of `GET /api/agent/profile`. */
+export function apiProfileOwner(u: User) {
+  return {
+    id: u.id, walletAddress: u.walletAddress, name: u.name, email: u.email, imageUrl: u.imageUrl, metadata: u.metadata,
+    status: u.status, createdAt: iso(u.createdAt), updatedAt: iso(u.updatedAt),
+  };
+}
+
+/** Body of `GET /api/agents/{agentId}` (without `success`). */
+export function apiPublicAgentDetail(d: PublicAgentDetail) {
+  return {
+    agent: {
+      ...apiPublicAgent(d.agent), stats: d.stats,
+      trophies: d.trophies.map((t) => ({ ...t, createdAt: iso(t.createdAt) })),
+      skills: d.skills, hasUnclaimedRewards: d.hasUnclaimedRewards,
+    },
+    owner: d.owner ? { id: d.owner.id, name: d.owner.name ?? null, walletAddress: d.owner.walletAddress } : null,
+  };
+}
+
+/** An element of `GET /api/agents/{agentId}/competitions`: the competition row plus the agent's summary there. */
+export function apiAgentCompetition(r: AgentCompetitionRow) {
+  const c = r.competition;
+  const spotLive = c.type === 'spot_live_trading';
+  return {
+    ...apiCompetition(c), portfolioValue: r.portfolioValue, pnl: r.pnl, pnlPercent: r.pnlPercent, competitionType: c.type,
+    totalTrades: r.totalTrades, totalPositions: r.totalPositions, ...(r.bestPlacement ? { bestPlacement: r.bestPlacement } : {}),
+    calmarRatio: null, simpleReturn: spotLive ? r.pnlPercent / 100 : null, maxDrawdown: null, hasRiskMetrics: false,
+  };
+}
+
+/** Body of `GET /api/leaderboard` (without `success` and `pagination`). */
+export function apiGlobalLeaderboard(l: GlobalLeaderboard) {
+  return {
+    agents: l.entries.map((e) => ({
+      id: e.agent.id, name: e.agent.name, handle: e.agent.handle, description: e.agent.description, imageUrl: e.agent.imageUrl,
+      metadata: e.agent.metadata, rank: e.rank, score: e.rating.ordinal, numCompetitions: e.numCompetitions,
+      ...(l.arenaId === null ? { type: e.rating.type } : {}),
+    })),
+    stats: l.stats,
+  };
+}
+
+/** The reward object of the claim answer. */
+export function apiReward(r: EarnedReward) {
+  return { competitionId: r.competitionId, agentId: r.agentId, rank: r.rank, reward: r.reward, claimed: r.claimed };
+}
