@@ -2,6 +2,7 @@
 import type { ReadTx } from '../ports/store.js';
 import type { Deps } from './deps.js';
 import { DomainError } from './errors.js';
+import { legacyAdminPrincipal, rejectDeactivatedTeam } from './legacy/auth.js';
 import type { Admin, Agent, Principal } from './model.js';
 import type { Tables } from './tables.js';
 
@@ -29,14 +30,19 @@ export function findAdminByKey(deps: Deps, tx: ReadTx<Tables>, key: string): Pro
   return byHash(deps, tx, 'admins', key);
 }
 
-/** Resolves the principal for an auth mode; throws the upstream 401/403 errors. */
+/**
+ * Resolves the principal for an auth mode; throws the upstream 401/403 errors. `legacy` selects the
+ * team generation's messages (legacy-only path prefixes). A deactivated team's key gets its 403 on
+ * every keyed route.
+ */
 export async function authenticate(
-  deps: Deps, mode: 'public' | 'optional' | 'key' | 'admin', header: string | undefined,
+  deps: Deps, mode: 'public' | 'optional' | 'key' | 'admin', header: string | undefined, legacy = false,
 ): Promise<Principal> {
   if (mode === 'public') return { kind: 'anonymous' };
   const key = parseBearer(header);
   return deps.store.read(async (tx) => {
     if (mode === 'admin') {
+      if (legacy) return legacyAdminPrincipal(deps, tx, key);
       if (key === null) throw new DomainError('ADMIN_KEY_MISSING');
       const admin = await findAdminByKey(deps, tx, key);
       if (!admin) throw new DomainError('ADMIN_KEY_INVALID');
@@ -45,13 +51,14 @@ export async function authenticate(
     }
     if (key === null) {
       if (mode === 'optional') return { kind: 'anonymous' };
-      throw new DomainError('AGENT_KEY_MISSING');
+      throw new DomainError(legacy ? 'LEGACY_KEY_MISSING' : 'AGENT_KEY_MISSING');
     }
     const agent = await findAgentByKey(deps, tx, key);
     if (agent) return { kind: 'agent', agentId: agent.id, ownerId: agent.ownerId, generation: agent.generation };
     const admin = await findAdminByKey(deps, tx, key);
     if (admin && admin.status === 'active') return { kind: 'admin', adminId: admin.id };
+    await rejectDeactivatedTeam(deps, tx, key);
     if (mode === 'optional') return { kind: 'anonymous' };
-    throw new DomainError('AGENT_KEY_INVALID');
+    throw new DomainError(legacy ? 'LEGACY_KEY_INVALID' : 'AGENT_KEY_INVALID');
   });
 }

@@ -120,6 +120,28 @@ export const ERRORS = {
   // own balances and trades
   BALANCES_PERPS: [400, () => 'This endpoint is not available for perpetual futures competitions. Use GET /api/agent/perps/account for account summary.'],
   AGENT_TRADES_PERPS: [400, () => 'This endpoint is not available for perpetual futures competitions. Use GET /api/agent/perps/positions for current positions.'],
+  // legacy (team) generation (domain/legacy/*; reference legacy.md wording). The auth codes apply on
+  // the legacy-only prefixes; TEAM_DEACTIVATED is thrown with details {inactive: true}.
+  LEGACY_KEY_MISSING: [401, () => 'Authentication required. Use Authorization: Bearer YOUR_API_KEY'],
+  LEGACY_KEY_INVALID: [401, () => 'Invalid API key'],
+  LEGACY_ADMIN_REQUIRED: [403, () => 'Admin access required'],
+  TEAM_DEACTIVATED: [403, (p: P) => `Your team has been deactivated from the competition: ${p.reason}`],
+  TEAM_REGISTER_MISSING: [400, () => 'Missing required parameters: teamName, email, contactPerson, walletAddress'],
+  TEAM_FIELD_TYPE: [400, (p: P) => `Invalid request: ${p.field} (must be string)`],
+  TEAM_BAD_EMAIL: [400, () => 'Invalid request: email (must match format "email")'],
+  TEAM_EMAIL_EXISTS: [409, (p: P) => `A team with email ${p.email} already exists`],
+  TEAM_WALLET_EXISTS: [409, () => 'A team with this wallet address already exists'],
+  TEAM_NOT_FOUND: [404, () => 'Team not found'],
+  TEAM_KEY_ADMIN: [403, () => 'Cannot retrieve API key for admin accounts'],
+  TEAM_DELETE_ADMIN: [403, () => 'Cannot delete admin accounts'],
+  TEAM_DEACTIVATE_ADMIN: [403, () => 'Cannot deactivate admin accounts'],
+  TEAM_REASON_REQUIRED: [400, () => 'Reason for deactivation is required'],
+  LEGACY_COMPETITION_ID_REQUIRED: [400, () => 'Missing required parameter: competitionId'],
+  LEGACY_TEAM_IDS_REQUIRED: [400, () => 'Missing required parameter: teamIds (array)'],
+  LEGACY_LEADERBOARD_ADMIN_ONLY: [403, () => 'Leaderboard access is currently restricted to administrators only'],
+  LEGACY_NOT_PARTICIPATING: [403, () => 'Your team is not participating in this competition'],
+  LEGACY_RULES_NO_ACTIVE: [400, () => 'No active competition'],
+  LEGACY_RULES_NOT_PARTICIPATING: [403, () => 'Your team is not participating in the active competition'],
   // own profile, public agents, rankings and reward claims (domain/agent-profile.ts, public-agents.ts,
   // agent-competitions.ts, rewards.ts, global-leaderboard.ts). `prefix` is the endpoint's 400 family.
   PROFILE_INVALID: [400, (p: P) => `Invalid request format: ${p.field} (${p.reason})`],

@@ -9,6 +9,8 @@ export type CompetitionStatus = 'pending' | 'active' | 'ending' | 'ended';
 export type CompetitionType = 'trading' | 'perpetual_futures' | 'spot_live_trading' | 'sports_prediction';
 /** Cross-chain trading rule of a competition. */
 export type CrossChainTradingType = 'disallowAll' | 'disallowXParent' | 'allow';
+/** Slippage formula of a competition, fixed at creation: the legacy (team) era's or the current one. */
+export type SlippageModel = 'legacy' | 'current';
 /** Per-competition agent status. */
 export type CompetitionAgentStatus = 'active' | 'withdrawn' | 'disqualified';
 
@@ -69,6 +71,8 @@ export interface Competition {
   votingStartDate: number | null; votingEndDate: number | null;
   /** When the snapshot job last ran for this competition (drives the scheduler). */
   lastSnapshotAt: number | null;
+  /** Slippage formula (absent = 'current'); 'legacy' for competitions created through a legacy-style body. */
+  slippageModel?: SlippageModel;
   createdAt: number; updatedAt: number;
 }
 

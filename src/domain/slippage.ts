@@ -1,4 +1,4 @@
-// Trade slippage: upstream's logarithmic curve and max-of-two-uniforms multiplier, with exact-number modes.
+// Trade slippage: upstream's logarithmic curve and max-of-two-uniforms multiplier, the legacy era's linear formula, with exact-number modes.
 import type { SlippageMode } from './deps.js';
 
 /** Constants of upstream's curve (in use since 2025-09-12, floor re-applied since 2025-09-18). */
@@ -31,4 +31,24 @@ export function slippageFraction(usd: number, mode: SlippageMode, random: () => 
   const u1 = random();
   const u2 = random();
   return slippageForBias(usd, Math.max(u1, u2));
+}
+
+/** The legacy (team) era's formula: 0.05 (a fraction) per $10,000, jittered by 0.9 + 0.2 x U (reference legacy §3.2). */
+export const LEGACY_SLIPPAGE = { PER_USD: 0.05 / 10000, MULT_LOW: 0.9, MULT_SPAN: 0.2, EXPECTED_U: 0.5 } as const;
+
+/**
+ * Legacy slippage fraction of a trade worth `usd`: base = usd / 10000 x 0.05, actual = base x
+ * (0.9 + 0.2 x U). `upstream` draws U once from `random`; `expected` uses U = 0.5; `none` is 0.
+ * Capped at 1 (upstream's formula passes 1 above ~$200k and would give a negative amount).
+ */
+export function legacySlippageFraction(usd: number, mode: SlippageMode, random: () => number): number {
+  if (!Number.isFinite(usd) || usd < 0) throw new RangeError(`trade value must be finite and >= 0, got ${usd}`);
+  if (usd === 0 || mode === 'none') return 0;
+  const u = mode === 'expected' ? LEGACY_SLIPPAGE.EXPECTED_U : random();
+  return Math.min(1, usd * LEGACY_SLIPPAGE.PER_USD * (LEGACY_SLIPPAGE.MULT_LOW + LEGACY_SLIPPAGE.MULT_SPAN * u));
+}
+
+/** Slippage fraction under a competition's formula (`legacy` or, by default, the current one). */
+export function competitionSlippage(model: 'legacy' | 'current' | undefined, usd: number, mode: SlippageMode, random: () => number): number {
+  return model === 'legacy' ? legacySlippageFraction(usd, mode, random) : slippageFraction(usd, mode, random);
 }

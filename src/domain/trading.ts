@@ -7,7 +7,7 @@ import { DomainError } from './errors.js';
 import type { Balance, Competition, CrossChainTradingType, Principal, Trade } from './model.js';
 import { portfolioValue } from './portfolio.js';
 import { detectChain, findPrice, type ResolvedPrice } from './prices.js';
-import { slippageFraction } from './slippage.js';
+import { competitionSlippage } from './slippage.js';
 import type { Tables } from './tables.js';
 import type { BlockchainType } from '../ports/prices.js';
 
@@ -51,7 +51,7 @@ function requirePaperTrading(comp: Competition): void {
 }
 
 /** Chains of one trade: parents given or detected from the address; specific chains only as given. */
-interface TradeChains { fromChain: BlockchainType; toChain: BlockchainType; fromSpecificChain?: string; toSpecificChain?: string }
+export interface TradeChains { fromChain: BlockchainType; toChain: BlockchainType; fromSpecificChain?: string; toSpecificChain?: string }
 
 function resolveChains(from: string, to: string, i: Omit<TradeChains, 'fromChain' | 'toChain'> & Partial<TradeChains>): TradeChains {
   const out: TradeChains = { fromChain: i.fromChain ?? detectChain(from), toChain: i.toChain ?? detectChain(to) };
@@ -74,7 +74,7 @@ export function checkCrossChain(type: CrossChainTradingType, c: TradeChains): vo
   }
 }
 
-function priceBoth(deps: Deps, from: string, to: string, c: TradeChains, at: number): { fromPrice: ResolvedPrice; toPrice: ResolvedPrice } {
+export function priceBoth(deps: Deps, from: string, to: string, c: TradeChains, at: number): { fromPrice: ResolvedPrice; toPrice: ResolvedPrice } {
   const opts = (chain: BlockchainType, specificChain?: string) => (specificChain !== undefined ? { chain, specificChain } : { chain });
   const fromPrice = findPrice(deps.prices, deps.config.evmChains, from, at, opts(c.fromChain, c.fromSpecificChain));
   const toPrice = findPrice(deps.prices, deps.config.evmChains, to, at, opts(c.toChain, c.toSpecificChain));
@@ -86,11 +86,11 @@ function priceBoth(deps: Deps, from: string, to: string, c: TradeChains, at: num
   return { fromPrice, toPrice };
 }
 
-/** Amounts of a trade worth `usd` into a token priced `toUsd` (0 = burn: nothing received, no slippage). */
-function fill(deps: Deps, usd: number, toUsd: number): { slippage: number; toAmount: number } {
+/** Amounts of a trade worth `usd` into a token priced `toUsd` (0 = burn: nothing received, no slippage), under `model`'s formula. */
+export function fill(deps: Deps, usd: number, toUsd: number, model?: Competition['slippageModel']): { slippage: number; toAmount: number } {
   if (!Number.isFinite(usd)) throw new DomainError('TRADE_VALUE_NOT_FINITE', {}, { details: { rule: 'finiteValue', tradeAmountUsd: null } });
   if (toUsd === 0) return { slippage: 0, toAmount: 0 };
-  const slippage = slippageFraction(usd, deps.config.slippage, () => deps.ids.random());
+  const slippage = competitionSlippage(model, usd, deps.config.slippage, () => deps.ids.random());
   return { slippage, toAmount: (usd * (1 - slippage)) / toUsd };
 }
 
@@ -112,7 +112,7 @@ async function readExecuteInput(tx: ReadTx<Tables>, principal: Principal, i: Exe
 }
 
 /** Adds `amount` of the to-token, overwriting the row's symbol and chain with the price report's. */
-async function credit(deps: Deps, tx: WriteTx<Tables>, rows: readonly Balance[], agentId: string, comp: Competition, token: string, amount: number, p: ResolvedPrice, now: number) {
+export async function credit(deps: Deps, tx: WriteTx<Tables>, rows: readonly Balance[], agentId: string, comp: Competition, token: string, amount: number, p: ResolvedPrice, now: number) {
   const row = findBalanceRow(rows, token);
   if (row) {
     await tx.put('balances', { ...row, amount: row.amount + amount, symbol: p.symbol, specificChain: p.specificChain, updatedAt: now });
@@ -162,7 +162,7 @@ export async function executeTrade(deps: Deps, principal: Principal, input: Exec
         details: { rule: 'maxTradeSize', tradeAmountUsd, portfolioValue: value, maxTradePercentage: pct, maxTradeValueUsd },
       });
     }
-    const { slippage, toAmount } = fill(deps, tradeAmountUsd, toPrice.price);
+    const { slippage, toAmount } = fill(deps, tradeAmountUsd, toPrice.price, comp.slippageModel);
     await tx.put('balances', { ...fromRow!, amount: fromRow!.amount - amount, updatedAt: now });
     if (toAmount > 0) await credit(deps, tx, rows, agentId, comp, to, toAmount, toPrice, now);
     const trade: Trade = {
@@ -209,7 +209,7 @@ export async function quoteTrade(deps: Deps, principal: Principal, q: QuoteInput
     const { fromPrice, toPrice } = priceBoth(deps, q.fromToken, q.toToken, chains, now);
     const tradeAmountUsd = amount * fromPrice.price;
     if (!Number.isFinite(tradeAmountUsd)) throw new DomainError('TRADE_VALUE_NOT_FINITE', {}, { details: { rule: 'finiteValue', tradeAmountUsd: null } });
-    const slippage = slippageFraction(tradeAmountUsd, deps.config.slippage, () => deps.ids.random());
+    const slippage = competitionSlippage(comp.slippageModel, tradeAmountUsd, deps.config.slippage, () => deps.ids.random());
     const toAmount = (tradeAmountUsd * (1 - slippage)) / toPrice.price;
     return {
       fromToken: q.fromToken, toToken: q.toToken, fromAmount: amount, toAmount, exchangeRate: toAmount / amount,

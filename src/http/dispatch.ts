@@ -1,4 +1,4 @@
-// Framework-free request runner: route match -> auth -> validation -> handler -> envelope (shared by Koa and msw).
+// Framework-free request runner: route match -> auth -> edge gate (rate limits) -> validation -> handler -> envelope (shared by Koa and msw).
 import { authenticate } from '../domain/auth.js';
 import type { Principal } from '../domain/model.js';
 import { HttpError, toErrorResponse } from './envelope.js';
@@ -24,10 +24,14 @@ export interface PlainResponse {
 }
 
 /** Prefixes upstream guards with the agent-key middleware (segment-matched): a 401 comes before a 404. */
-const KEY_PREFIXES = ['/api/agent', '/api/trade', '/api/price', '/api/nfl'];
+const KEY_PREFIXES = ['/api/agent', '/api/trade', '/api/price', '/api/nfl', '/api/account', '/api/competition'];
+/** Legacy-only prefixes: authentication failures there use the team generation's messages. */
+const LEGACY_AUTH_PREFIXES = ['/api/account', '/api/competition', '/api/public', '/api/admin/teams', '/api/admin/reports'];
+
+const under = (prefixes: readonly string[], path: string) => prefixes.some((p) => path === p || path.startsWith(`${p}/`));
 
 function underKeyPrefix(path: string): boolean {
-  return KEY_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
+  return under(KEY_PREFIXES, path);
 }
 
 function flatHeaders(h: PlainRequest['headers']): Record<string, string> {
@@ -45,12 +49,12 @@ export async function dispatch(world: HttpWorld, table: RouteTable, req: PlainRe
     const method = req.method.toUpperCase();
     const hit = matchRoute(table, method, req.path);
     if (!hit) {
-      if (underKeyPrefix(req.path)) await authenticate(world.deps, 'key', headers.authorization);
+      if (underKeyPrefix(req.path)) principal = await authenticate(world.deps, 'key', headers.authorization, under(LEGACY_AUTH_PREFIXES, req.path));
       throw new HttpError(404, `Cannot ${method} ${req.path}`);
     }
     const { route, params } = hit;
     routeId = route.def.id;
-    principal = await authenticate(world.deps, route.def.auth, headers.authorization);
+    principal = await authenticate(world.deps, route.def.auth, headers.authorization, under(LEGACY_AUTH_PREFIXES, req.path));
     const query = { ...(req.query ?? {}) };
     const body = req.body === undefined ? {} : req.body;
     for (const [part, value] of [['params', params], ['query', query], ['body', body]] as const) {

@@ -2,7 +2,8 @@
 import type { ManualClockLike } from '../ports/clock.js';
 import type { Deps } from '../domain/deps.js';
 import { DomainError } from '../domain/errors.js';
-import { endCompetitionTx, periodicSnapshot, startCompetitionTx } from '../domain/lifecycle.js';
+import { endCompetitionWithTeamsTx } from '../domain/legacy/admin-lifecycle.js';
+import { periodicSnapshot, startCompetitionTx } from '../domain/lifecycle.js';
 import type { Competition } from '../domain/model.js';
 
 /** Kinds of job, in the order they run when due at the same instant. */
@@ -43,7 +44,8 @@ async function runJob(deps: Deps, job: Job): Promise<void> {
   if (job.kind === 'snapshot') return periodicSnapshot(deps, job.competitionId);
   await deps.store.transact(async (tx) => {
     if (job.kind === 'start') await startCompetitionTx(deps, tx, job.competitionId);
-    else await endCompetitionTx(deps, tx, job.competitionId);
+    // The auto-end deactivates teams exactly like the admin end (legacy generation).
+    else await endCompetitionWithTeamsTx(deps, tx, job.competitionId);
   });
 }
 

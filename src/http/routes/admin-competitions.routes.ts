@@ -1,26 +1,26 @@
-// Admin competition routes: create, start (or create-and-start), end, update, participation, snapshots.
+// Admin competition routes: create, start (or create-and-start), end, update, participation, snapshots; legacy bodies accepted too.
 import type { CompetitionInput } from '../../domain/competitions.js';
 import type { Agent, Competition } from '../../domain/model.js';
-import { createCompetition, updateCompetition } from '../../domain/competitions.js';
-import { endCompetition, startCompetition } from '../../domain/lifecycle.js';
+import { updateCompetition } from '../../domain/competitions.js';
 import {
   addAgentToCompetition, competitionSnapshots, reactivateAgentInCompetition, removeAgentFromCompetition,
 } from '../../domain/participants.js';
 import type { RouteDef } from '../route.js';
-import { apiCompetition, apiSnapshot, apiStartedCompetition } from '../serialize/competitions.js';
+import { apiCompetition, apiSnapshot } from '../serialize/competitions.js';
 import { reasonBody } from '../schemas/admin.js';
 import { uuidParams } from '../schemas/common.js';
 import {
   createCompetitionBody, endCompetitionBody, snapshotsQuery, startCompetitionBody, updateCompetitionBody,
 } from '../schemas/competitions.js';
+import { createAnyGeneration, endAnyGeneration, legacyTradingType, startAnyGenerationHandler } from './legacy/shared.js';
 
 const base = { generation: 'current', tag: 'admin', auth: 'admin' } as const;
 const DATE_FIELDS = ['startDate', 'endDate', 'joinStartDate', 'joinEndDate', 'boostStartDate', 'boostEndDate', 'votingStartDate', 'votingEndDate'] as const;
 
 /** Validated body -> domain input: ISO dates become epoch ms; wire-only keys are dropped. */
 export function toCompetitionInput(body: Record<string, unknown>): CompetitionInput {
-  const { competitionId: _c, agentIds: _a, ...rest } = body;
-  const input = { ...rest } as Record<string, unknown>;
+  const { competitionId: _c, agentIds: _a, teamIds: _t, allowCrossChainTrading: _x, slippageModel: _m, ...rest } = body;
+  const input = { ...rest, ...legacyTradingType(body) } as Record<string, unknown>;
   for (const f of DATE_FIELDS) if (typeof input[f] === 'string') input[f] = Date.parse(input[f] as string);
   return input as CompetitionInput;
 }
@@ -40,27 +40,17 @@ export const ADMIN_COMPETITION_ROUTES: RouteDef[] = [
   {
     ...base, id: 'admin.competitions.create', method: 'POST', path: '/api/admin/competition/create', summary: 'Create a competition',
     schemas: { body: createCompetitionBody },
-    handler: async ({ world, body }) => ({ status: 201, body: { success: true, competition: apiCompetition(await createCompetition(world.deps, toCompetitionInput(body))) } }),
+    handler: (req) => createAnyGeneration(req, toCompetitionInput(req.body)),
   },
   {
     ...base, id: 'admin.competitions.start', method: 'POST', path: '/api/admin/competition/start', summary: 'Start a competition (or create and start one)',
     schemas: { body: startCompetitionBody },
-    handler: async ({ world, body }) => {
-      const r = await startCompetition(world.deps, {
-        ...(body.competitionId !== undefined ? { competitionId: body.competitionId } : { create: toCompetitionInput(body) }),
-        agentIds: body.agentIds ?? [],
-        ...(body.tradingConstraints ? { tradingConstraints: body.tradingConstraints } : {}),
-      });
-      return { body: { success: true, competition: apiStartedCompetition(r.competition, r.agentIds) } };
-    },
+    handler: (req) => startAnyGenerationHandler(req, toCompetitionInput(req.body)),
   },
   {
     ...base, id: 'admin.competitions.end', method: 'POST', path: '/api/admin/competition/end', summary: 'End a competition',
     schemas: { body: endCompetitionBody },
-    handler: async ({ world, body }) => {
-      const r = await endCompetition(world.deps, body.competitionId);
-      return { body: { success: true, competition: apiCompetition(r.competition), leaderboard: r.leaderboard } };
-    },
+    handler: endAnyGeneration,
   },
   {
     ...base, id: 'admin.competitions.update', method: 'PUT', path: '/api/admin/competition/{competitionId}', summary: 'Update a competition',

@@ -11,6 +11,9 @@ import { LEADERBOARD_ROUTES } from './leaderboard.routes.js';
 import { PUBLIC_ARENA_ROUTES } from './public-arenas.routes.js';
 import { COMPETITION_ROUTES } from './competitions.routes.js';
 import { HEALTH_ROUTES } from './health.routes.js';
+import { LEGACY_ACCOUNT_ROUTES } from './legacy/account.routes.js';
+import { LEGACY_COMPETITION_ROUTES } from './legacy/competition.routes.js';
+import { LEGACY_TEAM_ROUTES } from './legacy/teams.routes.js';
 import { PARTICIPATION_ROUTES } from './participation.routes.js';
 import { PRICE_ROUTES } from './price.routes.js';
 import { TRADE_ROUTES } from './trade.routes.js';
@@ -26,6 +29,9 @@ export const ROUTES: readonly RouteDef[] = [
   ...ADMIN_ACTOR_ROUTES,
   ...ADMIN_COMPETITION_ROUTES,
   ...ADMIN_ARENA_ROUTES,
+  ...LEGACY_TEAM_ROUTES,
+  ...LEGACY_ACCOUNT_ROUTES,
+  ...LEGACY_COMPETITION_ROUTES,
   // Own profile, public agents, arenas, global leaderboard, reward claims.
   ...AGENT_PROFILE_ROUTES,
   ...AGENTS_ROUTES,

@@ -1,19 +1,20 @@
-// Paper trading: execute and quote.
-import { executeTrade, quoteTrade } from '../../domain/trading.js';
+// Paper trading: execute and quote (shared paths: the caller's key picks the generation).
 import type { RouteDef } from '../route.js';
-import { executeBody, quoteQuery } from '../schemas/trading.js';
-import { apiTrade } from '../serialize/trades.js';
+import { anyQuoteQuery } from '../schemas/legacy.js';
+import { executeBody } from '../schemas/trading.js';
+import { executeAnyGeneration, quoteAnyGeneration } from './legacy/shared.js';
 
 /** Trade routes. */
 export const TRADE_ROUTES: RouteDef[] = [
   {
-    id: 'trade.execute', method: 'POST', path: '/api/trade/execute', auth: 'key', generation: 'current', tag: 'trade',
-    summary: 'Execute a paper trade', schemas: { body: executeBody },
-    handler: async ({ world, principal, body }) => ({ body: { success: true, transaction: apiTrade(await executeTrade(world.deps, principal, body)) } }),
+    id: 'trade.execute', method: 'POST', path: '/api/trade/execute', auth: 'key', generation: 'shared', tag: 'trade',
+    summary: 'Execute a paper trade (a team key gets the legacy engine and transaction)', schemas: { body: executeBody },
+    handler: executeAnyGeneration,
   },
   {
-    id: 'trade.quote', method: 'GET', path: '/api/trade/quote', auth: 'key', generation: 'current', tag: 'trade',
-    summary: 'Quote a paper trade (no success field, as upstream)', schemas: { query: quoteQuery },
-    handler: async ({ world, principal, query }) => ({ body: await quoteTrade(world.deps, principal, query) }),
+    id: 'trade.quote', method: 'GET', path: '/api/trade/quote', auth: 'key', generation: 'shared', tag: 'trade',
+    // The current query schema is applied in the handler to agent keys; team keys get the legacy checks.
+    summary: 'Quote a paper trade (no success field, as upstream; a team key gets the legacy quote)', schemas: { query: anyQuoteQuery },
+    handler: quoteAnyGeneration,
   },
 ];

@@ -27,10 +27,14 @@ const competitionFields = {
   paperTradingConfig: obj({ maxTradePercentage: { type: 'integer', minimum: 1, maximum: 100 } }),
   paperTradingInitialBalances: initialBalances, arenaId: nonEmpty,
   vips: strList, allowlist: strList, blocklist: strList, minRecallRank: { type: 'integer', minimum: 1 }, allowlistOnly: bool,
+  // Legacy (team era) field: only literal true enables cross-chain trading, any other value disables it.
+  allowCrossChainTrading: {}, slippageModel: { type: 'string', enum: ['legacy', 'current'] },
 };
 
 export const createCompetitionBody = obj(competitionFields, ['name']);
-export const startCompetitionBody = obj({ ...competitionFields, competitionId: uuid, agentIds: { type: 'array', items: uuid } });
+export const startCompetitionBody = obj({
+  ...competitionFields, competitionId: uuid, agentIds: { type: 'array', items: uuid }, teamIds: { type: 'array', items: uuid },
+});
 export const endCompetitionBody = obj({ competitionId: uuid }, ['competitionId']);
 export const updateCompetitionBody = obj(competitionFields);
 export const snapshotsQuery = obj({ agentId: uuid });

@@ -1,0 +1,75 @@
+// Admin competition lifecycle across generations: slippage model at creation, teamIds at start (teams reactivated), team deactivation at end.
+import type { WriteTx } from '../../ports/store.js';
+import { createCompetitionTx, requireCompetition, type CompetitionInput } from '../competitions.js';
+import type { Deps } from '../deps.js';
+import { DomainError } from '../errors.js';
+import { endCompetitionTx, startCompetitionTx, type StartResult } from '../lifecycle.js';
+import type { Competition, SlippageModel, TradingConstraints } from '../model.js';
+import type { Tables } from '../tables.js';
+import { legacyStatusOf } from './competition.js';
+import { setTeamActiveTx } from './teams.js';
+
+/** Creates a pending competition inside `tx` with its slippage formula fixed. */
+async function createWithModelTx(deps: Deps, tx: WriteTx<Tables>, input: CompetitionInput, model: SlippageModel): Promise<Competition> {
+  const comp = await createCompetitionTx(deps, tx, input);
+  return model === 'legacy' ? tx.put('competitions', { ...comp, slippageModel: 'legacy' }) : comp;
+}
+
+/** `POST /api/admin/competition/create` with the slippage model chosen from the body. */
+export function createCompetitionWithModel(deps: Deps, input: CompetitionInput, model: SlippageModel): Promise<Competition> {
+  return deps.store.transact((tx) => createWithModelTx(deps, tx, input, model));
+}
+
+/** Input of {@link startAnyGeneration}: the current body's fields plus the legacy `teamIds`. */
+export interface AnyStartInput {
+  competitionId?: string; create?: CompetitionInput; agentIds: string[]; teamIds?: string[];
+  tradingConstraints?: Partial<TradingConstraints>;
+  /** Formula of a competition created by this call (ignored for an existing one). */
+  slippageModel: SlippageModel;
+}
+
+/**
+ * `POST /api/admin/competition/start` for both generations: `teamIds` join `agentIds`; an explicit
+ * empty `teamIds` (and no agentIds) is upstream's 400. Deactivated teams among the ids are
+ * reactivated first (the team era's start did so); everything runs in one transaction.
+ */
+export async function startAnyGeneration(deps: Deps, input: AnyStartInput): Promise<StartResult> {
+  if (input.teamIds !== undefined && input.teamIds.length === 0 && input.agentIds.length === 0) throw new DomainError('LEGACY_TEAM_IDS_REQUIRED');
+  return deps.store.transact(async (tx) => {
+    let id = input.competitionId;
+    if (id === undefined) {
+      id = (await createWithModelTx(deps, tx, input.create ?? {}, input.slippageModel)).id;
+    } else {
+      const comp = await requireCompetition(tx, id);
+      if (comp.slippageModel === 'legacy' && comp.status !== 'pending') throw new DomainError('START_NOT_PENDING', { status: legacyStatusOf(comp.status) });
+    }
+    const ids = [...new Set([...input.agentIds, ...(input.teamIds ?? [])])];
+    for (const agentId of ids) {
+      const agent = await tx.get('agents', agentId);
+      if (agent && agent.generation === 'legacy' && agent.status === 'inactive') await setTeamActiveTx(deps, tx, agent, true, null);
+    }
+    return startCompetitionTx(deps, tx, id, ids, input.tradingConstraints);
+  });
+}
+
+/**
+ * Ends a competition inside `tx` and, when it was not ended already, deactivates every team
+ * (legacy-generation agent) registered in it with reason `Competition <name> (<id>) ended`
+ * (reference legacy §2.5). Current agents keep their status.
+ */
+export async function endCompetitionWithTeamsTx(deps: Deps, tx: WriteTx<Tables>, competitionId: string): ReturnType<typeof endCompetitionTx> {
+  const before = await requireCompetition(tx, competitionId);
+  const result = await endCompetitionTx(deps, tx, competitionId);
+  if (before.status === 'ended') return result;
+  const reason = `Competition ${before.name} (${before.id}) ended`;
+  for (const reg of await tx.find('competitionAgents', 'competition', before.id)) {
+    const agent = await tx.get('agents', reg.agentId);
+    if (agent && agent.generation === 'legacy' && agent.status === 'active') await setTeamActiveTx(deps, tx, agent, false, reason);
+  }
+  return result;
+}
+
+/** `POST /api/admin/competition/end` for both generations. */
+export function endCompetitionWithTeams(deps: Deps, competitionId: string): ReturnType<typeof endCompetitionTx> {
+  return deps.store.transact((tx) => endCompetitionWithTeamsTx(deps, tx, competitionId));
+}
