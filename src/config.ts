@@ -29,6 +29,8 @@ export interface WorldOptions {
   slippage?: SlippageMode;
   /** `participants` (default): admins and active participants may read the leaderboard; `admin`: admins only. */
   leaderboardAccess?: 'participants' | 'admin';
+  /** `off` (default): no rate limiting; `upstream`: the hosted service's per-agent limits on the world's clock. */
+  rateLimits?: 'upstream' | 'off';
   /** Create an admin at world creation (optionally with a chosen key). */
   admin?: { username?: string; email?: string; password?: string; apiKey?: string };
   /** Declarative world contents loaded through the domain functions. */

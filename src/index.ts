@@ -1,11 +1,13 @@
 // Library entry: createWorld, createServer, dispatch and the public types; importing it has no side effects.
-export { createWorld, packageVersion, type World } from './world.js';
+export { createWorld, packageVersion, RESETTABLE_OPTIONS, type World, type ResettableOptions } from './world.js';
 export { createServer, type ServerOptions } from './server.js';
 export { resolveConfig, type WorldOptions } from './config.js';
 export { dispatch, type PlainRequest, type PlainResponse } from './http/dispatch.js';
 export { compileRoutes } from './http/router.js';
 export { ROUTES } from './http/routes/index.js';
 export type { RouteDef, HandlerRequest, HandlerResult, Principal } from './http/route.js';
+export type { SimControl } from './http/sim-control.js';
+export type { Fault, FaultSpec } from './ports/faults.js';
 export type { WorldFixture } from './fixture.js';
 export type { FeedDef } from './adapters/prices/feeds.js';
 export { createLogger } from './logging.js';

@@ -13,8 +13,13 @@ import { seedDefaultArenas } from './domain/arenas.js';
 import type { Deps, WorldConfig } from './domain/deps.js';
 import { TABLES, type Tables } from './domain/tables.js';
 import { createConfiguredAdmin, loadFixture, type LoadedFixture } from './fixture.js';
+import { FaultTable } from './adapters/faults/fault-table.js';
+import { RequestJournal } from './http/journal.js';
+import { RateLimiter } from './http/rate-limit.js';
+import type { SimControl } from './http/sim-control.js';
 import type { StoreDump, StoreSnapshot } from './ports/store.js';
 import { runUntil, type Job } from './sim/scheduler.js';
+import { createSimControl } from './sim-control.js';
 
 /** A fresh, isolated simulated service. */
 export interface World {
@@ -34,8 +39,37 @@ export interface World {
   restore(id: string): Promise<void>;
   dump(): Promise<StoreDump>;
   load(d: StoreDump): Promise<void>;
-  /** Back to the seeded baseline (a different seed rebuilds it from scratch). */
-  reset(seed?: number | string): Promise<void>;
+  /**
+   * Back to the seeded baseline of the creation options; `seed` and `opts.options` rebuild it
+   * with those replaced (not cumulative: each reset starts from the creation options), and
+   * `opts.adminKey` creates the admin with that key. Drops snapshots, faults and the journal.
+   */
+  reset(seed?: number | string, opts?: { options?: ResettableOptions; adminKey?: string }): Promise<void>;
+  /** Simulation control behind `/api/sim/*`, the rate limiter, faults and the request journal. */
+  sim: SimControl;
+}
+
+/** World options a reset may replace (the JSON-serialisable ones). */
+export const RESETTABLE_OPTIONS = [
+  'startTime', 'prices', 'slippage', 'snapshotIntervalMs', 'maxTradePercentage', 'evmChains', 'defaultInitialBalances',
+  'defaultTradingConstraints', 'leaderboardAccess', 'rateLimits', 'fixture',
+] as const;
+
+/** The options of {@link RESETTABLE_OPTIONS}. */
+export type ResettableOptions = Pick<WorldOptions, (typeof RESETTABLE_OPTIONS)[number]>;
+
+/** One built state of a world; a reset with new options swaps the whole core under the World facade. */
+export interface WorldCore {
+  deps: Deps;
+  clock: ManualClock | SystemClock;
+  store: MemoryStore<Tables>;
+  prices: FeedPriceSource;
+  faults: FaultTable;
+  /** Null when rate limiting is off. */
+  limiter: RateLimiter | null;
+  createdAt: number;
+  adminKey: string | null;
+  fixture: LoadedFixture;
 }
 
 let cachedVersion: string | undefined;
@@ -49,9 +83,11 @@ export function packageVersion(): string {
   return cachedVersion;
 }
 
-/** Builds a world; the only place where adapters meet the domain. */
-export async function createWorld(options: WorldOptions = {}): Promise<World> {
+/** Builds one core: adapters, store with aux states, seeded arenas, admin and fixture. */
+async function buildCore(options: WorldOptions): Promise<WorldCore> {
   const config = resolveConfig(options, packageVersion());
+  const rateLimits = options.rateLimits ?? 'off';
+  if (rateLimits !== 'upstream' && rateLimits !== 'off') throw new Error(`rateLimits must be upstream or off, got ${String(rateLimits)}`);
   let clock: ManualClock | SystemClock;
   if (options.clock === 'system') {
     clock = new SystemClock();
@@ -64,69 +100,90 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
   const ids = new SeededIds(config.seed);
   const catalogue = new Catalogue(options.tokens ?? readTokensFile());
   const feedDef = options.prices ?? options.fixture?.prices ?? { kind: 'constant' as const };
-  const prices = new FeedPriceSource(catalogue, buildFeed(feedDef, config.seed, config.startTime));
+  const faults = new FaultTable();
+  const prices = new FeedPriceSource(catalogue, buildFeed(feedDef, config.seed, config.startTime), faults);
+  const limiter = rateLimits === 'upstream' ? new RateLimiter() : null;
   const store = new MemoryStore<Tables>(TABLES, { freeze: options.freezeRows ?? false });
   store.attach('clock', clock);
   store.attach('ids', ids);
   store.attach('priceOverrides', prices.overrides);
+  store.attach('priceTapes', prices.tapes);
+  store.attach('faults', faults);
+  if (limiter) store.attach('rateLimits', limiter);
   const deps: Deps = { store, clock, prices, ids, secrets: new NodeSecrets(options.rootKey ?? 'compsim-root-key'), config };
 
   const createdAt = clock.now();
+  await seedDefaultArenas(deps);
+  const admin = options.admin ?? options.fixture?.admin;
+  const adminKey = admin ? await createConfiguredAdmin(deps, admin) : null;
+  const fixture = options.fixture ? await loadFixture(deps, options.fixture) : { agents: [], competitions: [] };
+  return { deps, clock, store, prices, faults, limiter, createdAt, adminKey, fixture };
+}
+
+/** The creation options with a reset's seed, options and admin key on top. */
+function resetOptions(base: WorldOptions, seed: number | string | undefined, opts: { options?: ResettableOptions; adminKey?: string }): WorldOptions {
+  const o: WorldOptions = { ...base, ...opts.options };
+  if (seed !== undefined) o.seed = seed;
+  if (opts.adminKey !== undefined) o.admin = { ...(o.admin ?? o.fixture?.admin), apiKey: opts.adminKey };
+  return o;
+}
+
+/**
+ * Builds a world; the only place where adapters meet the domain. The World is a facade over its
+ * current core: `deps`, `config` and friends are read through it on every call, so a reset that
+ * swaps the core leaves no stale reference in a running server.
+ */
+export async function createWorld(options: WorldOptions = {}): Promise<World> {
+  const first = await buildCore(options);
+  const baseline = await first.store.snapshot();
+  let core = first;
   const snapshots = new Map<string, StoreSnapshot>();
   let snapCount = 0;
-
-  const build = async () => {
-    await seedDefaultArenas(deps);
-    const admin = options.admin ?? options.fixture?.admin;
-    const adminKey = admin ? await createConfiguredAdmin(deps, admin) : null;
-    const fixture = options.fixture ? await loadFixture(deps, options.fixture) : { agents: [], competitions: [] };
-    return { adminKey, fixture };
-  };
-  const built = await build();
-  let baseline = await store.snapshot();
+  const journal = new RequestJournal();
 
   const world: World = {
-    deps, config, createdAt, adminKey: built.adminKey, fixture: built.fixture,
+    get deps() { return core.deps; },
+    get config() { return core.deps.config; },
+    get createdAt() { return core.createdAt; },
+    get adminKey() { return core.adminKey; },
+    get fixture() { return core.fixture; },
     advance(ms) {
       if (!Number.isFinite(ms) || ms < 0) return Promise.reject(new Error('advance: ms must be a finite number >= 0'));
-      return runUntil(deps, clock, clock.now() + ms);
+      return runUntil(core.deps, core.clock, core.clock.now() + ms);
     },
     setTime(ms) {
       if (!Number.isFinite(ms)) return Promise.reject(new Error('setTime: not a finite time'));
-      if (ms < clock.now()) return Promise.reject(new Error('setTime: time only moves forward'));
-      return runUntil(deps, clock, ms);
+      if (ms < core.clock.now()) return Promise.reject(new Error('setTime: time only moves forward'));
+      return runUntil(core.deps, core.clock, ms);
     },
     async snapshot() {
       const id = `snap-${++snapCount}`;
-      snapshots.set(id, await store.snapshot());
+      snapshots.set(id, await core.store.snapshot());
       return id;
     },
     async restore(id) {
       const s = snapshots.get(id);
       if (!s) throw new Error(`restore: unknown snapshot ${id}`);
-      await store.restore(s);
+      await core.store.restore(s);
     },
-    dump: () => store.dump(),
-    load: (d) => store.load(d),
-    async reset(seed) {
-      if (seed === undefined || seed === config.seed) {
-        await store.restore(baseline);
-        return;
+    dump: () => core.store.dump(),
+    load: (d) => core.store.load(d),
+    async reset(seed, opts = {}) {
+      const sameAsCreated = (seed === undefined || seed === first.deps.config.seed)
+        && Object.keys(opts.options ?? {}).length === 0 && (opts.adminKey === undefined || opts.adminKey === first.adminKey);
+      if (sameAsCreated) {
+        await first.store.restore(baseline);
+        core = first;
+      } else {
+        // Built aside and swapped only once complete: bad options leave the running world untouched.
+        core = await buildCore(resetOptions(options, seed, opts));
       }
-      // A new seed: rebuild the baseline from an empty store with fresh ids and the start time.
-      const empty = await store.dump();
-      for (const k of Object.keys(empty.tables)) empty.tables[k] = [];
-      empty.seqs = {};
-      empty.aux = { clock: clock.capture(), ids: new SeededIds(seed).capture(), priceOverrides: [] };
-      await store.load(empty);
-      clock.set(config.startTime);
-      config.seed = seed;
-      prices.setFeed(buildFeed(feedDef, seed, config.startTime));
-      const again = await build();
-      world.adminKey = again.adminKey;
-      world.fixture = again.fixture;
-      baseline = await store.snapshot();
+      snapshots.clear();
+      snapCount = 0;
+      journal.clear();
     },
+    sim: undefined as unknown as SimControl,
   };
+  world.sim = createSimControl(world, { core: () => core, hasSnapshot: (id) => snapshots.has(id), journal });
   return world;
 }

@@ -1,4 +1,4 @@
-// compsim serve as a child process: banner with working keys, HTTP calls, clean stop on SIGINT; bad options exit 2.
+// compsim serve as a child process: banner with working keys, HTTP calls, clean stop on SIGINT, --sim-api and --rate-limits; bad options exit 2.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -50,6 +50,30 @@ describe('compsim serve (child process)', function () {
     expect(p.output()).to.match(/SIGINT received, stopping/);
   });
 
+  it('serves /api/sim/* only with --sim-api, and applies --rate-limits upstream', async () => {
+    const ADMIN = '0123456789abcdef_fedcba9876543210';
+    const auth = { headers: { authorization: `Bearer ${ADMIN}` } };
+    const off = run(['serve', '--port', '0', '--admin-key', ADMIN, '--log-level', 'silent']);
+    const [, offUrl] = await waitFor(off.child, off.output, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const missing = await fetch(`${offUrl}/api/sim/clock`, auth);
+    expect(missing.status).to.equal(404);
+    expect(await missing.json()).to.deep.equal({ success: false, error: 'Cannot GET /api/sim/clock' });
+    off.child.kill('SIGINT');
+    expect(await off.exited).to.equal(0);
+
+    const on = run(['serve', '--port', '0', '--admin-key', ADMIN, '--sim-api', '--rate-limits', 'upstream', '--log-level', 'silent']);
+    const [, url] = await waitFor(on.child, on.output, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    expect(on.output()).to.include(`simulation control API: ${url}/api/sim/*`);
+    const clock = await fetch(`${url}/api/sim/clock`, auth);
+    expect(await clock.json()).to.deep.equal({ success: true, now: '2025-01-01T00:00:00.000Z' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) statuses.push((await fetch(`${url}/api/agents`)).status);
+    expect(statuses.slice(0, 30).every((st) => st === 200)).to.equal(true);
+    expect(statuses[30]).to.equal(429);
+    on.child.kill('SIGINT');
+    expect(await on.exited).to.equal(0);
+  });
+
   it('exits 2 with a clear message on a bad option', async () => {
     const p = run(['serve', '--clock', 'sundial']);
     expect(await p.exited).to.equal(2);
@@ -65,10 +89,13 @@ describe('compsim serve options', () => {
       port: 0, host: '0.0.0.0', seed: 7, clock: 'system', world: 'w.json', adminKey: '0123456789abcdef_0123456789abcdef', logLevel: 'warn',
     });
     expect(parseServeArgs(['--seed', 'demo']).seed).to.equal('demo');
+    expect(parseServeArgs(['--sim-api', '--rate-limits', 'upstream'])).to.include({ simApi: true, rateLimits: 'upstream' });
+    expect(parseServeArgs(['--rate-limits=off']).rateLimits).to.equal('off');
   });
 
   it('rejects bad values and unknown options', () => {
-    for (const args of [['--port', '70000'], ['--port'], ['--admin-key', 'short'], ['--log-level', 'loud'], ['--frobnicate']]) {
+    for (const args of [['--port', '70000'], ['--port'], ['--admin-key', 'short'], ['--log-level', 'loud'], ['--frobnicate'],
+      ['--rate-limits', 'lots'], ['--rate-limits'], ['--sim-api=yes']]) {
       expect(() => parseServeArgs(args), args.join(' ')).to.throw(UsageError);
     }
   });

@@ -9,6 +9,10 @@ export interface ServeArgs {
   world?: string;
   adminKey?: string;
   logLevel: string;
+  /** Serve `/api/sim/*` (off unless `--sim-api`). */
+  simApi?: true;
+  /** `--rate-limits upstream|off` (default off). */
+  rateLimits?: 'upstream' | 'off';
 }
 
 /** A usage error: printed with the usage text, exit code 2. */
@@ -24,6 +28,8 @@ Options:
   --world <file.json>   world fixture to load (e.g. fixtures/worlds/demo.json)
   --admin-key <key>     admin API key to create (format: 16 hex + "_" + 16 hex)
   --log-level <level>   trace|debug|info|warn|error|fatal|silent (default info)
+  --sim-api             serve the simulation control API /api/sim/* (admin key; off by default)
+  --rate-limits upstream|off  the hosted service's per-agent rate limits on virtual time (default off)
   -h, --help            show this help`;
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
@@ -73,6 +79,16 @@ export function parseServeArgs(argv: string[]): ServeArgs {
         const v = value();
         if (!LEVELS.includes(v)) throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')}, got '${v}'`);
         out.logLevel = v;
+        break;
+      }
+      case '--sim-api':
+        if (eq > 0) throw new UsageError('--sim-api takes no value');
+        out.simApi = true;
+        break;
+      case '--rate-limits': {
+        const v = value();
+        if (v !== 'upstream' && v !== 'off') throw new UsageError(`--rate-limits must be upstream or off, got '${v}'`);
+        out.rateLimits = v;
         break;
       }
       default:

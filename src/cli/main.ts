@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// compsim command line: `serve` builds a world (optionally from a fixture) and serves it over HTTP.
+// compsim command line: `serve` builds a world (optionally from a fixture) and serves it over HTTP; `run` and `record` handle scenarios.
 import { readFileSync, realpathSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
@@ -28,6 +28,8 @@ function readFixture(path: string): WorldFixture {
 
 function banner(world: World, url: string, args: ServeArgs): string {
   const lines = [`compsim ${world.deps.config.version} listening on ${url}  (clock: ${args.clock}, seed: ${String(world.deps.config.seed)})`];
+  if (args.simApi) lines.push(`simulation control API: ${url}/api/sim/* (admin key)`);
+  if (args.rateLimits === 'upstream') lines.push('rate limits: upstream (per agent, on virtual time)');
   if (world.adminKey) lines.push(`admin key: ${world.adminKey}`);
   for (const a of world.fixture.agents) lines.push(`agent ${a.name} (@${a.handle}): ${a.apiKey}`);
   for (const c of world.fixture.competitions) lines.push(`competition ${c.name} [${c.status}]: ${c.id}`);
@@ -45,9 +47,10 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     ...(fixture ? { fixture } : {}),
     ...(args.adminKey ? { admin: { ...fixture?.admin, apiKey: args.adminKey } } : {}),
+    ...(args.rateLimits ? { rateLimits: args.rateLimits } : {}),
   });
   const logger = createLogger({ level: args.logLevel });
-  const server = createServer(world, { logger }).listen(args.port, args.host);
+  const server = createServer(world, { logger, simApi: args.simApi ?? false }).listen(args.port, args.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

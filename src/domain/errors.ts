@@ -142,6 +142,12 @@ export const ERRORS = {
   LEGACY_NOT_PARTICIPATING: [403, () => 'Your team is not participating in this competition'],
   LEGACY_RULES_NO_ACTIVE: [400, () => 'No active competition'],
   LEGACY_RULES_NOT_PARTICIPATING: [403, () => 'Your team is not participating in the active competition'],
+  // simulation control (/api/sim/*; compsim only)
+  SIM_UNAVAILABLE: [404, () => 'Simulation control is not available for this world'],
+  SIM_INVALID: [400, (p: P) => `Invalid request: ${p.where} (${p.reason})`],
+  SIM_BAD_DUMP: [400, (p: P) => `Invalid world document: ${p.reason}`],
+  SIM_SNAPSHOT_NOT_FOUND: [404, (p: P) => `Snapshot not found: ${p.id}`],
+  SIM_FAULT_NOT_FOUND: [404, (p: P) => `Fault not found: ${p.id}`],
   // own profile, public agents, rankings and reward claims (domain/agent-profile.ts, public-agents.ts,
   // agent-competitions.ts, rewards.ts, global-leaderboard.ts). `prefix` is the endpoint's 400 family.
   PROFILE_INVALID: [400, (p: P) => `Invalid request format: ${p.field} (${p.reason})`],

@@ -12,6 +12,8 @@ export interface PlainRequest {
   headers: Record<string, string | string[] | undefined>;
   query?: Record<string, unknown>;
   body?: unknown;
+  /** Client address (rate-limit key of anonymous callers). */
+  ip?: string;
 }
 
 /** A plain response plus what logging wants to know. */
@@ -48,13 +50,19 @@ export async function dispatch(world: HttpWorld, table: RouteTable, req: PlainRe
   try {
     const method = req.method.toUpperCase();
     const hit = matchRoute(table, method, req.path);
+    // Upstream's limiter runs after authentication and before routing (so unknown paths count too).
+    const gate = async () => world.sim?.gate({ method, path: req.path, principal, authorization: headers.authorization, ip: req.ip, headers }) ?? null;
     if (!hit) {
       if (underKeyPrefix(req.path)) principal = await authenticate(world.deps, 'key', headers.authorization, under(LEGACY_AUTH_PREFIXES, req.path));
+      const refused = await gate();
+      if (refused) return { status: refused.status ?? 429, body: refused.body, headers: refused.headers ?? {}, principal, routeId };
       throw new HttpError(404, `Cannot ${method} ${req.path}`);
     }
     const { route, params } = hit;
     routeId = route.def.id;
     principal = await authenticate(world.deps, route.def.auth, headers.authorization, under(LEGACY_AUTH_PREFIXES, req.path));
+    const refused = await gate();
+    if (refused) return { status: refused.status ?? 429, body: refused.body, headers: refused.headers ?? {}, principal, routeId };
     const query = { ...(req.query ?? {}) };
     const body = req.body === undefined ? {} : req.body;
     for (const [part, value] of [['params', params], ['query', query], ['body', body]] as const) {

@@ -70,6 +70,7 @@ export function handlers(world: HttpWorld, options: MswOptions = {}): HttpHandle
       return HttpResponse.json(body, { status });
     }
     const res = await dispatch(world, table, plain, options.onBug);
+    world.sim?.record({ method: plain.method, path: plain.path, status: res.status, principal: res.principal, routeId: res.routeId });
     return HttpResponse.json(res.body as Record<string, unknown>, { status: res.status, headers: res.headers });
   };
   return [http.all(`${base}/api/*`, resolve)];

@@ -1,8 +1,9 @@
 // RouteDef and handler types: every endpoint is one data value read by Koa mounting, dispatch and (later) OpenAPI/msw.
 import type { Deps } from '../domain/deps.js';
 import type { Principal } from '../domain/model.js';
+import type { SimControl } from './sim-control.js';
 
-export type { Principal };
+export type { Principal, SimControl };
 
 /** A JSON Schema object (Ajv dialect). */
 export type JSONSchema = Record<string, unknown>;
@@ -12,6 +13,8 @@ export interface HttpWorld {
   deps: Deps;
   /** Virtual instant the world was created (health uptime). */
   createdAt: number;
+  /** Simulation control (`/api/sim/*`, rate limits, faults, journal); absent = none of these. */
+  sim?: SimControl;
 }
 
 /** A validated request as a handler sees it; no framework objects. */

@@ -1,7 +1,7 @@
 // Test helper: a world served over real HTTP on port 0, with a small JSON client.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { createServer } from '../../src/server.js';
+import { createServer, type ServerOptions } from '../../src/server.js';
 import { createWorld, type World } from '../../src/world.js';
 import type { WorldOptions } from '../../src/config.js';
 
@@ -22,10 +22,10 @@ export interface TestServer {
 /** Fixed admin key used by tests that need an admin without calling setup. */
 export const ADMIN_KEY = '0123456789abcdef_fedcba9876543210';
 
-/** Starts `createServer(world)` on an ephemeral port. Rows are frozen to catch mutation. */
-export async function startTestServer(options: WorldOptions = {}): Promise<TestServer> {
+/** Starts `createServer(world, serverOptions)` on an ephemeral port. Rows are frozen to catch mutation. */
+export async function startTestServer(options: WorldOptions = {}, serverOptions: ServerOptions = {}): Promise<TestServer> {
   const world = await createWorld({ freezeRows: true, ...options });
-  const server: Server = createServer(world).listen(0, '127.0.0.1');
+  const server: Server = createServer(world, serverOptions).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const call = async (method: string, path: string, opts: CallOptions = {}): Promise<CallResult> => {

@@ -1,9 +1,11 @@
-// PriceSource adapter: catalogue + feed + manual overrides (the overrides are a store aux state).
+// PriceSource adapter: catalogue + feed, loaded tapes and manual overrides on top, faults last (aux states).
+import type { ConstraintMetric, PriceFaultLookup } from '../../ports/faults.js';
 import type {
   PriceOverride, PriceOverrides, PriceQuote, PriceSource, SpecificChain, TokenMeta,
 } from '../../ports/prices.js';
 import { Catalogue, key, type CatalogueToken } from './catalogue.js';
 import type { FeedFn } from './feeds.js';
+import { TapeTable } from './tape-table.js';
 
 /** Manual overrides keyed by chain and lower-cased address. */
 export class OverrideTable implements PriceOverrides {
@@ -47,11 +49,23 @@ function metaAt(tok: CatalogueToken, at: number): TokenMeta {
   return pairAgeHours === undefined ? meta : { ...meta, pairCreatedAt: at - pairAgeHours * 3_600_000 };
 }
 
-/** The world's price source. */
+/** Token metadata broken by a `constraintFail` fault: too young, too small, or (`all`) missing. */
+function failMeta(meta: TokenMeta, metric: ConstraintMetric, at: number): TokenMeta {
+  switch (metric) {
+    case 'pairAge': return { ...meta, pairCreatedAt: at };
+    case 'volume': return { ...meta, volume24h: 0 };
+    case 'liquidity': return { ...meta, liquidityUsd: 0 };
+    case 'fdv': return { ...meta, fdv: 0 };
+    default: return { ...meta, pairCreatedAt: null, volume24h: null, liquidityUsd: null, fdv: null };
+  }
+}
+
+/** The world's price source: manual override, else loaded tape, else feed; then any price faults. */
 export class FeedPriceSource implements PriceSource {
   readonly overrides = new OverrideTable();
+  readonly tapes = new TapeTable();
 
-  constructor(private readonly cat: Catalogue, private feed: FeedFn) {}
+  constructor(private readonly cat: Catalogue, private feed: FeedFn, private readonly faults?: PriceFaultLookup) {}
 
   /** Swaps the feed (world reset with a new seed). */
   setFeed(feed: FeedFn): void {
@@ -63,11 +77,27 @@ export class FeedPriceSource implements PriceSource {
   }
 
   quote(address: string, specificChain: SpecificChain, at: number): PriceQuote | null {
+    const faults = this.faults?.priceFaults(address, specificChain) ?? [];
+    let q = this.base(address, specificChain, at);
+    for (const f of faults) {
+      if (!q || f.kind === 'priceMissing') return null;
+      if (f.kind === 'priceZero') q = { ...q, price: 0 };
+      else if (f.kind === 'priceStale') {
+        const then = this.base(address, specificChain, f.at);
+        q = then ? { ...q, price: then.price } : null;
+      } else if (f.kind === 'constraintFail' && q.meta) q = { ...q, meta: failMeta(q.meta, f.metric, at) };
+    }
+    return q;
+  }
+
+  private base(address: string, specificChain: SpecificChain, at: number): PriceQuote | null {
     const tok = this.cat.find(address, specificChain);
     const o = this.overrides.get(address, specificChain);
     if (o) {
       return { price: o.price, symbol: o.symbol ?? tok?.symbol ?? 'UNKNOWN', specificChain, meta: tok ? metaAt(tok, at) : null, at };
     }
+    const taped = this.tapes.price(address, specificChain, at);
+    if (taped !== undefined) return { price: taped, symbol: tok?.symbol ?? 'UNKNOWN', specificChain, meta: tok ? metaAt(tok, at) : null, at };
     if (!tok) return null;
     const price = this.feed(tok, specificChain, at);
     if (price === null || !Number.isFinite(price)) return null;

@@ -16,6 +16,7 @@ import { LEGACY_COMPETITION_ROUTES } from './legacy/competition.routes.js';
 import { LEGACY_TEAM_ROUTES } from './legacy/teams.routes.js';
 import { PARTICIPATION_ROUTES } from './participation.routes.js';
 import { PRICE_ROUTES } from './price.routes.js';
+import { SIM_ROUTES } from './sim.routes.js';
 import { TRADE_ROUTES } from './trade.routes.js';
 
 /** All routes; Koa mounting, dispatch, OpenAPI and msw read this array. */
@@ -38,4 +39,6 @@ export const ROUTES: readonly RouteDef[] = [
   ...PUBLIC_ARENA_ROUTES,
   ...LEADERBOARD_ROUTES,
   ...ADMIN_REWARD_ROUTES,
+  // Simulation control; createServer leaves these out when the sim API is off.
+  ...SIM_ROUTES,
 ];
