@@ -91,6 +91,14 @@ describe('admin competition endpoints with legacy bodies', () => {
     expectError(await s.call('GET', '/api/account/profile', { key: b.apiKey }), 403, MSG.deactivated(reason));
   });
 
+  it('the scheduler\'s auto-end at endDate deactivates the teams like the admin end', async () => {
+    const c = await startWithTeams(s, [a.teamId, b.teamId], { endDate: '2025-01-01T01:00:00Z' });
+    expect((await s.call('GET', '/api/account/profile', { key: a.apiKey })).status).to.equal(200);
+    const jobs = await s.world.advance(2 * 3_600_000);
+    expect(jobs.map((j) => j.kind)).to.include('end');
+    expectError(await s.call('GET', '/api/account/profile', { key: a.apiKey }), 403, MSG.deactivated(`Competition Team Cup (${c.id}) ended`));
+  });
+
   it('GET /api/admin/reports/performance ranks every participant (200); 400 without id, 404 unknown', async () => {
     const c = await startWithTeams(s, [a.teamId, b.teamId]);
     await s.call('POST', '/api/trade/execute', { key: b.apiKey, body: { fromToken: USDC, toToken: SOL, amount: '1500', reason: 'r' } });
