@@ -13,3 +13,8 @@ export type { FeedDef } from './adapters/prices/feeds.js';
 export { createLogger } from './logging.js';
 export { DomainError } from './domain/errors.js';
 export type { Deps, WorldConfig } from './domain/deps.js';
+export { runScenario, type ScenarioResult, type StepFailure, type RunEvent, type RunOptions } from './sim/scenario/runner.js';
+export { parseScenario, loadScenario, validateScenario, ScenarioError } from './sim/scenario/schema.js';
+export { httpTarget, type Target, type TargetRequest, type TargetResponse } from './sim/scenario/targets.js';
+export type { Scenario, ScenarioDoc, Step } from './sim/scenario/types.js';
+export { inProcessTarget } from './cli/in-process-target.js';

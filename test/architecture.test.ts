@@ -32,6 +32,7 @@ function imports(text: string): { spec: string; line: number }[] {
 function layer(p: string): string {
   const rel = p.replace(/^src\//, '');
   if (rel.startsWith('sim/scheduler')) return 'scheduler';
+  if (rel.startsWith('sim/scenario/')) return 'scenario';
   return rel.includes('/') ? rel.split('/')[0]! : rel.replace(/\.ts$/, '');
 }
 
@@ -50,6 +51,8 @@ const RULES: Record<string, (target: string) => boolean> = {
   adapters: (t) => t.startsWith('src/adapters/') || t.startsWith('src/ports/') || t === 'src/domain/model.ts' || t === 'src/domain/tables.ts',
   http: (t) => t.startsWith('src/http/') || t.startsWith('src/domain/') || t.startsWith('src/ports/'),
   scheduler: (t) => t.startsWith('src/domain/') || t.startsWith('src/ports/'),
+  // The scenario runner is black-box: it speaks HTTP through a Target and imports nothing of the server.
+  scenario: (t) => t.startsWith('src/sim/scenario/'),
 };
 
 const BANNED: [RegExp, string][] = [
@@ -89,6 +92,16 @@ describe('architecture', () => {
         for (const [re, what] of BANNED) if (re.test(l)) violations.push(`${f.path}:${i + 1} uses ${what}`);
       });
       for (const { spec, line } of imports(f.text)) if (BANNED_IMPORTS.test(spec)) violations.push(`${f.path}:${line} imports ${spec}`);
+    }
+    expect(violations, violations.join('\n')).to.deep.equal([]);
+  });
+
+  it('keeps wall clock, randomness and timers out of the scenario runner', () => {
+    const violations: string[] = [];
+    for (const f of ALL.filter((x) => layer(x.path) === 'scenario')) {
+      code(f.text).forEach((l, i) => {
+        for (const [re, what] of BANNED.filter(([, w]) => w !== 'process.env')) if (re.test(l)) violations.push(`${f.path}:${i + 1} uses ${what}`);
+      });
     }
     expect(violations, violations.join('\n')).to.deep.equal([]);
   });

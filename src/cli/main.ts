@@ -8,6 +8,8 @@ import { createServer } from '../server.js';
 import { createWorld, type World } from '../world.js';
 import type { WorldFixture } from '../fixture.js';
 import { parseServeArgs, UsageError, USAGE, type ServeArgs } from './args.js';
+import { recordMain } from './record.js';
+import { runMain } from './run.js';
 
 /** How often the system clock drives the scheduler. */
 const TICK_MS = 1000;
@@ -74,6 +76,8 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
 /** Entry point: returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
+  if (cmd === 'run') return runMain(rest);
+  if (cmd === 'record') return recordMain(rest);
   if (cmd === undefined || cmd === '-h' || cmd === '--help' || rest.includes('-h') || rest.includes('--help')) {
     process.stdout.write(`${USAGE}\n`);
     return cmd === undefined ? 2 : 0;

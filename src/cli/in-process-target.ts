@@ -1,0 +1,50 @@
+// The in-process scenario target: a fresh world per scenario, requests through dispatch without sockets.
+import type { WorldOptions } from '../config.js';
+import { dispatch } from '../http/dispatch.js';
+import { compileRoutes, type RouteTable } from '../http/router.js';
+import { ROUTES } from '../http/routes/index.js';
+import { parseBody, type Target } from '../sim/scenario/targets.js';
+import type { Json } from '../sim/scenario/types.js';
+import { createWorld, type World } from '../world.js';
+
+/** Admin key of in-process worlds (redacted from response logs, so any fixed key gives the same hash). */
+export const IN_PROCESS_ADMIN_KEY = '5ce0a10000000000_00000000000a10ce';
+
+let table: RouteTable | undefined;
+
+/** What crosses the wire: JSON text and back (drops `undefined`, turns non-finite numbers into null). */
+function wire(value: unknown): Json | undefined {
+  if (value === undefined || value === null) return undefined;
+  return parseBody(typeof value === 'string' ? value : JSON.stringify(value));
+}
+
+/**
+ * A target that builds a world from each scenario's seed, start time and world options and
+ * serves it (sim API included) through {@link dispatch}, the same code path Koa uses.
+ */
+export function inProcessTarget(): Target {
+  let world: World | undefined;
+  table ??= compileRoutes(ROUTES);
+  return {
+    label: 'in-process',
+    async begin(sc) {
+      const { seed, startTime, world: options } = sc.doc;
+      world = await createWorld({ ...(options as WorldOptions), seed, startTime, admin: { apiKey: IN_PROCESS_ADMIN_KEY } });
+      return { adminKey: IN_PROCESS_ADMIN_KEY };
+    },
+    async send(req) {
+      if (!world) throw new Error('in-process target: begin() was not called');
+      const withBody = req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD';
+      const res = await dispatch(world, table!, {
+        method: req.method, path: req.path, headers: { ...req.headers }, query: { ...req.query },
+        // Koa's body parser gives {} for a request without a body; dispatch does the same for undefined.
+        ...(withBody ? { body: wire(req.body) } : {}), ip: '127.0.0.1',
+      });
+      world.sim.record({ method: req.method, path: req.path, status: res.status, principal: res.principal, routeId: res.routeId });
+      return { status: res.status, body: wire(res.body) };
+    },
+    close: async () => {
+      world = undefined;
+    },
+  };
+}

@@ -1,0 +1,183 @@
+// `compsim record`: a recording proxy that forwards traffic to a target and keeps a scenario skeleton file up to date.
+import { writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SkeletonBuilder } from '../sim/scenario/record.js';
+import { SCHEMA_URL } from '../sim/scenario/schema.js';
+import { parseBody } from '../sim/scenario/targets.js';
+import type { Json } from '../sim/scenario/types.js';
+import { UsageError } from './args.js';
+
+/** Parsed `record` options. */
+export interface RecordArgs {
+  target: string;
+  out: string;
+  port: number;
+  host: string;
+  adminKey?: string;
+  seed?: number | string;
+}
+
+/** Help text of `compsim record`. */
+export const RECORD_USAGE = `Usage: compsim record --target <url> --out <file.scenario.json> [options]
+
+Forwards every request on the proxy port to the target and writes a scenario skeleton: one call
+step per request with the observed status and body as expect, API keys replaced by actor names.
+The file is rewritten after every request; stop with Ctrl-C.
+
+Options:
+  --target <url>        server to forward to (e.g. http://127.0.0.1:3000)
+  --out <file>          scenario file to write
+  --port <n>            proxy port (default 3001; 0 = any free port)
+  --host <addr>         proxy interface (default 127.0.0.1)
+  --admin-key <key>     the target's admin key: the recording starts with POST /api/sim/reset, so the
+                        skeleton replays from the same seeded state (the target needs --sim-api)
+  --seed <n|text>       seed of that reset (default: the target's)
+  -h, --help            show this help`;
+
+/** Parses the arguments after `record`. */
+export function parseRecordArgs(argv: readonly string[]): RecordArgs {
+  const out: Partial<RecordArgs> & { port: number; host: string } = { port: 3001, host: '127.0.0.1' };
+  for (let i = 0; i < argv.length; i++) {
+    const raw = argv[i]!;
+    const eq = raw.startsWith('--') ? raw.indexOf('=') : -1;
+    const flag = eq > 0 ? raw.slice(0, eq) : raw;
+    const value = (): string => {
+      if (eq > 0) return raw.slice(eq + 1);
+      const v = argv[++i];
+      if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case '--target': {
+        const v = value();
+        if (!/^https?:\/\/[^/]+/.test(v)) throw new UsageError(`--target must be an http(s) URL, got '${v}'`);
+        out.target = v.replace(/\/+$/, '');
+        break;
+      }
+      case '--out': out.out = value(); break;
+      case '--port': {
+        const v = value();
+        if (!/^\d+$/.test(v) || Number(v) > 65535) throw new UsageError(`--port must be an integer 0-65535, got '${v}'`);
+        out.port = Number(v);
+        break;
+      }
+      case '--host': out.host = value(); break;
+      case '--admin-key': out.adminKey = value(); break;
+      case '--seed': {
+        const v = value();
+        out.seed = /^-?\d+$/.test(v) ? Number(v) : v;
+        break;
+      }
+      default: throw new UsageError(`unknown option '${raw}'`);
+    }
+  }
+  if (!out.target) throw new UsageError('--target is required');
+  if (!out.out) throw new UsageError('--out is required');
+  if (out.seed !== undefined && !out.adminKey) throw new UsageError('--seed needs --admin-key (the reset is made with it)');
+  return out as RecordArgs;
+}
+
+const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'accept-encoding']);
+
+function readAll(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** A running recorder. */
+export interface Recording { url: string; builder: SkeletonBuilder; write(): void; stop(): Promise<void> }
+
+/** Starts the proxy; with an admin key the target is reset first. */
+export async function startRecording(args: RecordArgs): Promise<Recording> {
+  const builder = new SkeletonBuilder(args.adminKey);
+  const schemaRef = relative(dirname(args.out), fileURLToPath(SCHEMA_URL)).split('\\').join('/');
+  const write = () => writeFileSync(args.out, `${JSON.stringify(builder.scenario(schemaRef), null, 2)}\n`);
+  if (args.adminKey) {
+    const body: Json = args.seed !== undefined ? { seed: args.seed } : {};
+    const res = await fetch(`${args.target}/api/sim/reset`, {
+      method: 'POST', headers: { authorization: `Bearer ${args.adminKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`POST ${args.target}/api/sim/reset answered ${res.status} ${text.slice(0, 200)} (is it started with --sim-api and this admin key?)`);
+    builder.add({ method: 'POST', url: '/api/sim/reset', headers: { authorization: `Bearer ${args.adminKey}` }, requestBody: body, status: 200, responseBody: parseBody(text) });
+  }
+  write();
+  // One exchange at a time, so the skeleton's order is the order the target answered in.
+  let queue = Promise.resolve();
+  const server: Server = createServer((req, res) => {
+    queue = queue.then(async () => {
+      const raw = await readAll(req);
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_HEADERS.has(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      try {
+        const method = req.method ?? 'GET';
+        const up = await fetch(`${args.target}${req.url ?? '/'}`, { method, headers, ...(raw.length > 0 && method !== 'GET' && method !== 'HEAD' ? { body: raw } : {}) });
+        const text = await up.text();
+        const type = up.headers.get('content-type');
+        res.writeHead(up.status, type ? { 'content-type': type } : {});
+        res.end(text);
+        const requestBody = raw.length > 0 ? parseBody(raw.toString('utf8')) : undefined;
+        builder.add({
+          method, url: req.url ?? '/', headers, status: up.status,
+          ...(requestBody !== undefined ? { requestBody: requestBody as Json } : {}),
+          ...(text !== '' ? { responseBody: parseBody(text) as Json } : {}),
+        });
+        write();
+      } catch (err) {
+        res.writeHead(502, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ success: false, error: `compsim record: cannot reach ${args.target}: ${(err as Error).message}` }));
+      }
+    });
+  });
+  server.listen(args.port, args.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${args.host.includes(':') ? `[${args.host}]` : args.host}:${port}`;
+  const stop = () => new Promise<void>((resolve) => {
+    void queue.then(() => {
+      write();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  });
+  return { url, builder, write, stop };
+}
+
+/** Entry of `compsim record` from main: runs until SIGINT/SIGTERM; exit 0, 2 on usage errors, 1 when the target is unusable. */
+export async function recordMain(argv: readonly string[]): Promise<number> {
+  if (argv.includes('-h') || argv.includes('--help')) {
+    process.stdout.write(`${RECORD_USAGE}\n`);
+    return 0;
+  }
+  let rec: Recording;
+  let args: RecordArgs;
+  try {
+    args = parseRecordArgs(argv);
+    rec = await startRecording(args);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`compsim record: ${err.message}\n\n${RECORD_USAGE}\n`);
+      return 2;
+    }
+    process.stderr.write(`compsim record: ${(err as Error).message}\n`);
+    return 1;
+  }
+  process.stdout.write(`compsim record: proxy on ${rec.url} -> ${args.target}; writing ${args.out} (Ctrl-C to stop)\n`);
+  await new Promise<void>((resolve) => {
+    const onSignal = () => void rec.stop().then(resolve);
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  });
+  process.stdout.write(`compsim record: wrote ${args.out} (${rec.builder.scenario().steps.length} steps)\n`);
+  return 0;
+}

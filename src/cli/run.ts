@@ -1,0 +1,169 @@
+// `compsim run`: runs scenario files against a target, prints progress and failures, writes reports; exit 0/1/2.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { findScenarioFiles, MissingPathError } from '../sim/scenario/files.js';
+import { renderHtml } from '../sim/scenario/report-html.js';
+import { collectReport, renderMarkdown, runResult, type ScenarioReport } from '../sim/scenario/report.js';
+import { runScenario, type ScenarioResult } from '../sim/scenario/runner.js';
+import { loadScenario, ScenarioError } from '../sim/scenario/schema.js';
+import { httpTarget, type Target } from '../sim/scenario/targets.js';
+import { UsageError } from './args.js';
+import { inProcessTarget } from './in-process-target.js';
+import { Progress, type OutputStream } from './run-output.js';
+
+/** Parsed `run` options. */
+export interface RunArgs {
+  paths: string[];
+  target?: string;
+  adminKey?: string;
+  report?: string;
+  json: boolean;
+}
+
+/** Help text of `compsim run`. */
+export const RUN_USAGE = `Usage: compsim run <scenario files or folders...> [options]
+
+Runs *.scenario.json files (folders are searched recursively) and exits 0 when all pass,
+1 when any fails, 2 on usage errors.
+
+Options:
+  --target <url>        run against a server (e.g. http://127.0.0.1:3000 started with
+                        compsim serve --sim-api --admin-key K); default: in-process, a fresh world per scenario
+  --admin-key <key>     admin key of the --target server (required with --target)
+  --report <dir>        write result.json, summary.md, report.html and logs/*.jsonl into <dir>
+  --json                print the JSON result on stdout (progress goes to stderr)
+  -h, --help            show this help`;
+
+/** Parses the arguments after `run`. */
+export function parseRunArgs(argv: readonly string[]): RunArgs {
+  const out: RunArgs = { paths: [], json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const raw = argv[i]!;
+    if (!raw.startsWith('--')) {
+      out.paths.push(raw);
+      continue;
+    }
+    const eq = raw.indexOf('=');
+    const flag = eq > 0 ? raw.slice(0, eq) : raw;
+    const value = (): string => {
+      if (eq > 0) return raw.slice(eq + 1);
+      const v = argv[++i];
+      if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case '--target': {
+        const v = value();
+        let url: URL;
+        try {
+          url = new URL(v);
+        } catch {
+          throw new UsageError(`--target must be a URL such as http://127.0.0.1:3000, got '${v}'`);
+        }
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target must be an http(s) URL, got '${v}'`);
+        out.target = v;
+        break;
+      }
+      case '--admin-key': out.adminKey = value(); break;
+      case '--report': out.report = value(); break;
+      case '--json':
+        if (eq > 0) throw new UsageError('--json takes no value');
+        out.json = true;
+        break;
+      default:
+        throw new UsageError(`unknown option '${raw}'`);
+    }
+  }
+  if (out.paths.length === 0) throw new UsageError('name at least one scenario file or folder');
+  if (out.target !== undefined && out.adminKey === undefined) throw new UsageError('--target needs --admin-key (the admin key the server was started with)');
+  if (out.target === undefined && out.adminKey !== undefined) throw new UsageError('--admin-key only goes with --target');
+  return out;
+}
+
+/** Streams of one invocation. */
+export interface RunIo { stdout: OutputStream; stderr: OutputStream }
+
+/** A scenario file that did not validate, as a failed result. */
+function invalidResult(file: string, err: ScenarioError): ScenarioResult {
+  const name = file.split(/[\\/]/).pop()!.replace(/\.scenario\.json$/, '');
+  return {
+    file, name, seed: '', ok: false, steps: 0, stepsPassed: 0, requests: 0, hash: '', log: '',
+    failure: { at: 'file', index: null, verb: 'file', message: err.message },
+  };
+}
+
+/** A file-system-safe name for a scenario's log file. */
+export function logFileName(file: string): string {
+  return `${relative('.', file).replace(/\.scenario\.json$/, '').replace(/[^A-Za-z0-9._-]+/g, '__')}.jsonl`;
+}
+
+/** Runs `compsim run` with parsed arguments; resolves to the exit code. */
+export async function runCommand(args: RunArgs, io: RunIo, makeTarget?: () => Target): Promise<number> {
+  let files: string[];
+  try {
+    files = findScenarioFiles(args.paths);
+  } catch (err) {
+    if (err instanceof MissingPathError) throw new UsageError(err.message);
+    throw err;
+  }
+  if (files.length === 0) throw new UsageError(`no *.scenario.json files in ${args.paths.join(', ')}`);
+  const human = args.json ? io.stderr : io.stdout;
+  const target = makeTarget ? makeTarget()
+    : args.target ? httpTarget(args.target, { adminKey: args.adminKey! }) : inProcessTarget();
+  const progress = new Progress(human, files.length);
+  const results: ScenarioResult[] = [];
+  const reports = new Map<string, ScenarioReport>();
+  try {
+    for (const [i, file] of files.entries()) {
+      progress.begin(i, file);
+      let result: ScenarioResult;
+      try {
+        const sc = loadScenario(file);
+        result = await runScenario(sc, target, {
+          onEvent: progress.onEvent,
+          ...(args.report !== undefined ? { afterSteps: async (key: string) => void reports.set(file, await collectReport(target, key)) } : {}),
+        });
+      } catch (err) {
+        if (!(err instanceof ScenarioError)) throw err;
+        result = invalidResult(file, err);
+      }
+      results.push(result);
+      progress.end(result);
+    }
+  } finally {
+    progress.finish();
+    await target.close();
+  }
+  const run = runResult(target.label, results, args.report !== undefined ? reports : undefined);
+  const failed = run.summary.failed;
+  human.write(`\n${run.summary.scenarios} scenario${run.summary.scenarios === 1 ? '' : 's'}: ${run.summary.passed} passed, ${failed} failed (target: ${target.label})\n`);
+  if (args.report !== undefined) {
+    const dir = args.report;
+    mkdirSync(join(dir, 'logs'), { recursive: true });
+    writeFileSync(join(dir, 'result.json'), `${JSON.stringify(run, null, 2)}\n`);
+    writeFileSync(join(dir, 'summary.md'), renderMarkdown(run));
+    writeFileSync(join(dir, 'report.html'), renderHtml(run));
+    for (const r of results) if (r.log !== '') writeFileSync(join(dir, 'logs', logFileName(r.file)), r.log);
+    human.write(`report: ${join(dir, 'report.html')}, ${join(dir, 'summary.md')}, ${join(dir, 'result.json')}\n`);
+  }
+  if (args.json) io.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
+  return failed > 0 ? 1 : 0;
+}
+
+/** Entry of `compsim run` from main: parses, runs, maps usage errors to exit code 2. */
+export async function runMain(argv: readonly string[], io: RunIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  if (argv.includes('-h') || argv.includes('--help')) {
+    io.stdout.write(`${RUN_USAGE}\n`);
+    return 0;
+  }
+  try {
+    return await runCommand(parseRunArgs(argv), io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`compsim run: ${err.message}\n\n${RUN_USAGE}\n`);
+      return 2;
+    }
+    io.stderr.write(`compsim run: ${(err as Error).message}\n`);
+    return 1;
+  }
+}

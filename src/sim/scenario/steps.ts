@@ -1,0 +1,95 @@
+// Step vocabulary -> requests: `call` as written, the other verbs as calls of the sim control API (/api/sim/*).
+import { StepInputError } from './interpolate.js';
+import type { TargetRequest } from './targets.js';
+import type { CallStep, FaultDef, Json, PriceOverride, Step } from './types.js';
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** `"1h30m"` -> 5400000; a number is taken as milliseconds. */
+export function parseDuration(v: number | string): number {
+  if (typeof v === 'number') {
+    if (!Number.isInteger(v) || v < 0) throw new StepInputError(`duration must be a whole number of ms >= 0, got ${v}`);
+    return v;
+  }
+  if (!/^(\d+(ms|s|m|h|d|w))+$/.test(v)) throw new StepInputError(`not a duration: "${v}" (e.g. "90s", "5m", "1h30m", "7d")`);
+  let total = 0;
+  for (const [, n, unit] of v.matchAll(/(\d+)(ms|s|m|h|d|w)/g)) total += Number(n) * UNIT_MS[unit!]!;
+  return total;
+}
+
+/** Splits `"GET /api/x?a=1"` into method, path and query. */
+export function parseCallLine(line: string): { method: string; path: string; query: Record<string, string> } {
+  const m = /^([A-Z]+) (\/\S*)$/.exec(line);
+  if (!m) throw new StepInputError(`call must be "METHOD /path", got "${line}"`);
+  const [, method, target] = m;
+  const q = target!.indexOf('?');
+  const path = q < 0 ? target! : target!.slice(0, q);
+  const query = q < 0 ? {} : Object.fromEntries(new URLSearchParams(target!.slice(q + 1)));
+  return { method: method!, path, query };
+}
+
+/** Query values as strings (booleans and numbers as written in JSON). */
+function stringQuery(q: CallStep['query']): Record<string, string> {
+  return Object.fromEntries(Object.entries(q ?? {}).map(([k, v]) => [k, String(v)]));
+}
+
+/** The request of an interpolated `call` step (Authorization comes from the runner's actor lookup). */
+export function callRequest(step: CallStep, authKey: string | undefined): TargetRequest {
+  const { method, path, query } = parseCallLine(step.call);
+  const headers: Record<string, string> = {};
+  if (authKey !== undefined) headers.authorization = `Bearer ${authKey}`;
+  for (const [k, v] of Object.entries(step.headers ?? {})) headers[k.toLowerCase()] = v;
+  const req: TargetRequest = { method, path, query: { ...query, ...stringQuery(step.query) }, headers };
+  if (step.body !== undefined && method !== 'GET') req.body = step.body;
+  return req;
+}
+
+/** A sim API request of a non-`call` step, plus how the runner should use the answer. */
+export interface SimRequest {
+  request: Omit<TargetRequest, 'headers'>;
+  /** `snapshot` and `fault` answers carry an id the runner keeps under the step's name. */
+  keepId?: { kind: 'snapshot' | 'fault'; name: string };
+}
+
+function toNumber(v: number | string, what: string): number {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
+  if (!Number.isFinite(n)) throw new StepInputError(`${what} must be a number, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function priceEntry(p: PriceOverride): Json {
+  return { token: p.token, ...(p.specificChain !== undefined ? { specificChain: p.specificChain } : {}), price: toNumber(p.price, 'setPrice.price') };
+}
+
+/** Looks up a runner-side name (snapshot or fault) -> the id the target gave. */
+export type IdLookup = (kind: 'snapshot' | 'fault', name: string) => string;
+
+/**
+ * The sim API request of an interpolated non-`call` step; `null` for `note`. Faults without a
+ * name are kept under `fault<N>` (N = step index) so they can still be removed.
+ */
+export function simRequest(step: Exclude<Step, CallStep>, index: number, ids: IdLookup): SimRequest | null {
+  const post = (path: string, body?: Json): SimRequest['request'] => ({ method: 'POST', path, query: {}, ...(body !== undefined ? { body } : {}) });
+  if ('advance' in step) return { request: post('/api/sim/clock', { advanceMs: parseDuration(step.advance) }) };
+  if ('setTime' in step) {
+    const at: unknown = step.setTime;
+    const ms = typeof at === 'number' ? at : Date.parse(String(at));
+    if (!Number.isFinite(ms)) throw new StepInputError(`setTime: not an ISO instant: "${step.setTime}"`);
+    return { request: post('/api/sim/clock', { set: new Date(ms).toISOString() }) };
+  }
+  if ('setPrice' in step) {
+    if (step.setPrice === 'clear') return { request: { method: 'DELETE', path: '/api/sim/prices', query: {} } };
+    const list = Array.isArray(step.setPrice) ? step.setPrice : [step.setPrice];
+    return { request: post('/api/sim/prices', { prices: list.map(priceEntry) }) };
+  }
+  if ('fault' in step) {
+    if ('remove' in step.fault) {
+      return { request: { method: 'DELETE', path: `/api/sim/faults/${encodeURIComponent(ids('fault', String(step.fault.remove)))}`, query: {} } };
+    }
+    return { request: post('/api/sim/faults', step.fault as FaultDef as Json), keepId: { kind: 'fault', name: step.name ?? `fault${index}` } };
+  }
+  if ('snapshot' in step) return { request: post('/api/sim/snapshots'), keepId: { kind: 'snapshot', name: step.snapshot } };
+  if ('restore' in step) return { request: post(`/api/sim/snapshots/${encodeURIComponent(ids('snapshot', step.restore))}/restore`) };
+  return null;
+}
