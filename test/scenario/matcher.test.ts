@@ -1,7 +1,7 @@
 // The subset matcher: plain values, each operator passing and failing with its message, and the readable body diff.
 import { expect } from 'chai';
 import { bodyDiff, lineDiff } from '../../src/sim/scenario/diff.js';
-import { match } from '../../src/sim/scenario/matcher.js';
+import { checkMatcher, match } from '../../src/sim/scenario/matcher.js';
 
 /** Messages of a match (empty = match). */
 const msgs = (expected: unknown, actual: unknown) => match(expected, actual).map((m) => `${m.path}: ${m.message}`);
@@ -28,6 +28,14 @@ describe('scenario matcher', () => {
     expect(msgs({ $approx: 100, $rel: 0.001 }, 101)).to.deep.equal(['body: expected 100 ±0.1%, got 101 (off by 1)']);
     expect(msgs({ $approx: 100 }, '100')).to.deep.equal(['body: expected a number near 100, got "100"']);
     expect(msgs({ $approx: 'x' }, 1)).to.deep.equal(['body: $approx operand is not a number: "x"']);
+  });
+
+  it('$absent: the key must not be there (a null value is still present)', () => {
+    expect(msgs({ teamId: { $absent: true } }, { agentId: 'a' })).to.deep.equal([]);
+    expect(msgs({ teamId: { $absent: true } }, { teamId: 't' })).to.deep.equal(['body.teamId: expected the key to be absent, got "t"']);
+    expect(msgs({ teamId: { $absent: true } }, { teamId: null })).to.deep.equal(['body.teamId: expected the key to be absent, got null']);
+    expect(checkMatcher({ $absent: false }, 'x')).to.deep.equal(['x.$absent: must be true']);
+    expect(checkMatcher({ $absent: true, $type: 'string' }, 'x')).to.deep.equal(['x.$absent: goes alone (an absent key has no value to test)']);
   });
 
   it('$type: JSON types, integer, and lists of types', () => {

@@ -69,7 +69,7 @@ describe('scenario schema', () => {
 
   it('names unknown matcher operators and misuse inside expect.body', () => {
     expect(problems({ ...base, steps: [{ call: 'GET /x', expect: { body: { agent: { $aprox: 1 } } } }] }))
-      .to.deep.equal([`${FILE}: steps[0] (call).expect.body.agent: unknown matcher operator '$aprox' (known: $approx, $tol, $rel, $type, $regex, $any, $len, $gt, $gte, $lt, $lte)`]);
+      .to.deep.equal([`${FILE}: steps[0] (call).expect.body.agent: unknown matcher operator '$aprox' (known: $approx, $tol, $rel, $type, $regex, $any, $absent, $len, $gt, $gte, $lt, $lte)`]);
     expect(problems({ ...base, steps: [{ call: 'GET /x', expect: { body: { a: { $type: 'string', b: 1 } } } }] }))
       .to.deep.equal([`${FILE}: steps[0] (call).expect.body.a: mixes operators ($type) with plain keys (b)`]);
     expect(problems({ ...base, steps: [{ call: 'GET /x', expect: { body: { a: [{ $tol: 1 }, { $regex: '(' }, { $type: 'float' }, { $any: false }] } } }] })).to.deep.equal([

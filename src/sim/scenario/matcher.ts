@@ -2,7 +2,7 @@
 import type { Json } from './types.js';
 
 /** The operators an expectation object may use. */
-export const OPERATORS = ['$approx', '$tol', '$rel', '$type', '$regex', '$any', '$len', '$gt', '$gte', '$lt', '$lte'] as const;
+export const OPERATORS = ['$approx', '$tol', '$rel', '$type', '$regex', '$any', '$absent', '$len', '$gt', '$gte', '$lt', '$lte'] as const;
 
 const OPS = new Set<string>(OPERATORS);
 const TYPES = ['string', 'number', 'integer', 'boolean', 'null', 'array', 'object'];
@@ -80,6 +80,10 @@ export function checkMatcher(expected: unknown, path: string): string[] {
     if (Array.isArray(o.$any) && o.$any.length > 0) errors.push(...o.$any.flatMap((e, i) => checkMatcher(e, `${path}.$any[${i}]`)));
     else if (o.$any !== true) errors.push(`${path}.$any: must be true or a non-empty list of matchers`);
   }
+  if ('$absent' in o) {
+    if (o.$absent !== true) errors.push(`${path}.$absent: must be true`);
+    else if (keys.length > 1) errors.push(`${path}.$absent: goes alone (an absent key has no value to test)`);
+  }
   if ('$len' in o) errors.push(...checkMatcher(o.$len, `${path}.$len`));
   return errors;
 }
@@ -98,6 +102,7 @@ function typeMatches(t: string, v: unknown): boolean {
 /** Checks one operator object; returns the failure messages (empty = match). */
 function matchOperators(o: Record<string, Json>, actual: unknown, path: string): Mismatch[] {
   const fail = (message: string): Mismatch[] => [{ path, message }];
+  if (o.$absent === true) return actual === ABSENT ? [] : fail(`expected the key to be absent, got ${show(actual)}`);
   if (o.$any === true) {
     if (actual === ABSENT) return fail('expected a value, got (absent)');
   } else if (Array.isArray(o.$any)) {
