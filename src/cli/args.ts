@@ -21,6 +21,7 @@ export class UsageError extends Error {}
 export const USAGE = `Usage: compsim serve [options]
        compsim run <scenario files or folders> [options]     (compsim run --help)
        compsim record --target <url> --out <file> [options]  (compsim record --help)
+       compsim replay --trades <file> --prices <tape.json> [options]  (compsim replay --help)
 
 Options:
   --port <n>            TCP port (default 3000; 0 = any free port)

@@ -9,6 +9,7 @@ import { createWorld, type World } from '../world.js';
 import type { WorldFixture } from '../fixture.js';
 import { parseServeArgs, UsageError, USAGE, type ServeArgs } from './args.js';
 import { recordMain } from './record.js';
+import { replayMain } from './replay.js';
 import { runMain } from './run.js';
 
 /** How often the system clock drives the scheduler. */
@@ -78,6 +79,7 @@ export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   if (cmd === 'run') return runMain(rest);
   if (cmd === 'record') return recordMain(rest);
+  if (cmd === 'replay') return replayMain(rest);
   if (cmd === undefined || cmd === '-h' || cmd === '--help' || rest.includes('-h') || rest.includes('--help')) {
     process.stdout.write(`${USAGE}\n`);
     return cmd === undefined ? 2 : 0;

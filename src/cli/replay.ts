@@ -1,0 +1,275 @@
+// `compsim replay`: rebuilds a competition from recorded trades and a price tape on the virtual clock; leaderboards, balance histories, counterfactuals.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderHtml } from '../sim/scenario/report-html.js';
+import { collectReport, renderMarkdown, runResult, type ScenarioReport } from '../sim/scenario/report.js';
+import {
+  analyzeReplay, parseTapes, parseTrades, replayPlan, ReplayInputError, toCsv,
+  type ReplayBalance, type ReplayOptions, type ReplayOutcome, type ReplayPlan, type SnapshotRow, type Tapes,
+} from '../sim/scenario/replay.js';
+import { runScenario, type ScenarioResult } from '../sim/scenario/runner.js';
+import { validateScenario } from '../sim/scenario/schema.js';
+import { parseDuration } from '../sim/scenario/steps.js';
+import { httpTarget, type Target } from '../sim/scenario/targets.js';
+import { UsageError } from './args.js';
+import { inProcessTarget } from './in-process-target.js';
+import type { OutputStream } from './run-output.js';
+
+/** Help text of `compsim replay`. */
+export const REPLAY_USAGE = `Usage: compsim replay --trades <trades.csv|json> --prices <tape.json> [options]
+
+Rebuilds a competition from recorded trades and a price tape on the virtual clock, then prints
+the final leaderboard; --out writes the leaderboard at every snapshot, each agent's balance
+history, every trade's outcome, an HTML report and the scenario that reproduces the run.
+
+Trades: CSV with a header row, or JSON (an array or {"trades": [...]}), fields timestamp (ISO or
+epoch ms), agent, fromToken, toToken, amount, and optional reason, fromChain, toChain,
+fromSpecificChain, toSpecificChain. Tape: {"<chain>:<address>": [[time, price], ...]} (or
+{"tapes": {...}}); tokens without a tape keep the catalogue's constant price.
+
+Options:
+  --balances <file.json>   starting balances of every agent: [{specificChain, tokenSymbol, amount}]
+                           (default: the world's default list)
+  --seed <n|text>          seed of ids and slippage draws (default 1)
+  --slippage <mode>        upstream | expected | none (default upstream)
+  --interval <duration>    portfolio snapshot interval, e.g. 5m, 1h (default 5m)
+  --start <ISO>, --end <ISO>  competition start / end (default: first trade or tape point / one interval after the last trade)
+  --rules <lenient|strict> lenient (default): cross-chain allowed, no token constraints, trades up to 100 %
+                           of the portfolio; strict: the hosted service's defaults
+  --vs-slippage <mode>     also run a counterfactual with this slippage mode and compare
+  --vs-prices <tape.json>  also run a counterfactual on this tape and compare
+  --out <dir>              write leaderboards.csv, balances.csv, trades.csv, outcome.json, report.html,
+                           summary.md and replay.scenario.json (a counterfactual under <dir>/counterfactual/)
+  --target <url> --admin-key <key>  run against a server started with --sim-api instead of in-process
+  --json                   print the outcome as JSON on stdout
+  -h, --help               show this help`;
+
+/** Parsed `replay` options. */
+export interface ReplayArgs {
+  trades: string; prices: string; balances?: string; seed: number | string; slippage: ReplayOptions['slippage'];
+  intervalMs: number; start?: number; end?: number; rules: ReplayOptions['rules'];
+  vsSlippage?: ReplayOptions['slippage']; vsPrices?: string; out?: string; target?: string; adminKey?: string; json: boolean;
+}
+
+const MODES = ['upstream', 'expected', 'none'] as const;
+
+function mode(flag: string, v: string): ReplayOptions['slippage'] {
+  if (!(MODES as readonly string[]).includes(v)) throw new UsageError(`${flag} must be upstream, expected or none, got '${v}'`);
+  return v as ReplayOptions['slippage'];
+}
+
+function time(flag: string, v: string): number {
+  const ms = Date.parse(v);
+  if (!Number.isFinite(ms)) throw new UsageError(`${flag} must be an ISO 8601 time, got '${v}'`);
+  return ms;
+}
+
+/** Parses the arguments after `replay`. */
+export function parseReplayArgs(argv: readonly string[]): ReplayArgs {
+  const o: Partial<ReplayArgs> & { json: boolean } = { json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const raw = argv[i]!;
+    const eq = raw.indexOf('=');
+    const flag = raw.startsWith('--') && eq > 0 ? raw.slice(0, eq) : raw;
+    const value = (): string => {
+      if (raw.startsWith('--') && eq > 0) return raw.slice(eq + 1);
+      const v = argv[++i];
+      if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case '--trades': o.trades = value(); break;
+      case '--prices': o.prices = value(); break;
+      case '--balances': o.balances = value(); break;
+      case '--seed': { const v = value(); o.seed = /^-?\d+$/.test(v) ? Number(v) : v; break; }
+      case '--slippage': o.slippage = mode(flag, value()); break;
+      case '--interval': {
+        const v = value();
+        try {
+          o.intervalMs = parseDuration(/^\d+$/.test(v) ? Number(v) : v);
+        } catch {
+          throw new UsageError(`--interval must be a duration such as 5m or 300000, got '${v}'`);
+        }
+        if (o.intervalMs < 1000) throw new UsageError('--interval must be at least 1s');
+        break;
+      }
+      case '--start': o.start = time(flag, value()); break;
+      case '--end': o.end = time(flag, value()); break;
+      case '--rules': {
+        const v = value();
+        if (v !== 'lenient' && v !== 'strict') throw new UsageError(`--rules must be lenient or strict, got '${v}'`);
+        o.rules = v;
+        break;
+      }
+      case '--vs-slippage': o.vsSlippage = mode(flag, value()); break;
+      case '--vs-prices': o.vsPrices = value(); break;
+      case '--out': o.out = value(); break;
+      case '--target': o.target = value(); break;
+      case '--admin-key': o.adminKey = value(); break;
+      case '--json':
+        if (eq > 0) throw new UsageError('--json takes no value');
+        o.json = true;
+        break;
+      default: throw new UsageError(`unknown option '${raw}'`);
+    }
+  }
+  if (o.trades === undefined || o.prices === undefined) throw new UsageError('--trades and --prices are required');
+  if ((o.target === undefined) !== (o.adminKey === undefined)) throw new UsageError('--target and --admin-key go together');
+  return { seed: 1, slippage: 'upstream', intervalMs: 300_000, rules: 'lenient', ...o } as ReplayArgs;
+}
+
+function read(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ReplayInputError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+}
+
+function readBalances(path: string): ReplayBalance[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(read(path));
+  } catch (err) {
+    if (err instanceof ReplayInputError) throw err;
+    throw new ReplayInputError(`${path}: not valid JSON: ${(err as Error).message}`);
+  }
+  if (!Array.isArray(doc)) throw new ReplayInputError(`${path}: expected [{"specificChain", "tokenSymbol", "amount"}, ...]`);
+  return doc as ReplayBalance[];
+}
+
+/** One replay run: its plan, scenario result, read-back outcome and report data. */
+export interface ReplayRun { label: string; plan: ReplayPlan; result: ScenarioResult; outcome: ReplayOutcome; report: ScenarioReport | null }
+
+/** Builds the plan for `tapes`/`slippage`, runs it and reads the outcome back. */
+export async function runReplay(args: ReplayArgs, tapes: Tapes, slippage: ReplayOptions['slippage'], label: string, target: Target): Promise<ReplayRun> {
+  const trades = parseTrades(read(args.trades), args.trades);
+  const balances = args.balances !== undefined ? readBalances(args.balances) : undefined;
+  const plan = replayPlan(trades, tapes, {
+    seed: args.seed, slippage, intervalMs: args.intervalMs, rules: args.rules,
+    ...(args.start !== undefined ? { startTime: args.start } : {}), ...(args.end !== undefined ? { endTime: args.end } : {}),
+    ...(balances ? { balances } : {}),
+  });
+  const file = `replay:${label}`;
+  const doc = validateScenario(plan.doc, file);
+  let snapshots: SnapshotRow[] = [];
+  let report: ScenarioReport | null = null;
+  const result = await runScenario({ file, name: label, doc }, target, {
+    afterSteps: async (adminKey) => {
+      report = await collectReport(target, adminKey);
+      const comp = report.competitions.find((c) => c.name === 'Replay');
+      if (!comp) return;
+      const res = await target.send({ method: 'GET', path: `/api/admin/competition/${comp.id}/snapshots`, query: {}, headers: { authorization: `Bearer ${adminKey}` } });
+      snapshots = ((res.body as { snapshots?: SnapshotRow[] } | undefined)?.snapshots ?? []);
+    },
+  });
+  if (!result.ok) {
+    const f = result.failure!;
+    throw new ReplayInputError(`the replay stopped at ${f.at}: ${f.message}${f.response ? ` (${JSON.stringify(f.response.body)})` : ''}`);
+  }
+  return { label, plan, result, outcome: analyzeReplay(plan, result.log, snapshots), report };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const money = (v: number) => v.toFixed(2);
+
+function finalTable(run: ReplayRun): string[] {
+  const w = Math.max(5, ...run.outcome.final.map((r) => r.agent.length));
+  return [
+    `  ${'rank'.padStart(4)}  ${'agent'.padEnd(w)}  ${'value'.padStart(14)}  ${'start'.padStart(14)}  ${'pnl'.padStart(12)}`,
+    ...run.outcome.final.map((r) => `  ${String(r.rank).padStart(4)}  ${r.agent.padEnd(w)}  ${money(r.value).padStart(14)}  ${money(r.startValue).padStart(14)}  ${money(r.pnl).padStart(12)}`),
+  ];
+}
+
+/** The text summary of one run. */
+export function describeRun(run: ReplayRun): string[] {
+  const { outcome: o, plan } = run;
+  const refused = o.trades.filter((t) => !t.accepted);
+  const rounds = new Set(o.leaderboards.map((r) => r.timestamp)).size;
+  const lines = [
+    `${run.label}: ${o.trades.length} trades (${o.trades.length - refused.length} accepted, ${refused.length} refused) by ${plan.agents.length} agents, ${iso(plan.start)} -> ${iso(plan.end)}, ${rounds} snapshot rounds, sha256 ${run.result.hash}`,
+    'final leaderboard:', ...finalTable(run),
+  ];
+  if (refused.length > 0) lines.push('refused trades:', ...refused.map((t) => `  ${iso(t.trade.timestamp)} ${t.trade.agent}: ${t.error}`));
+  return lines;
+}
+
+/** Base against counterfactual, agent by agent. */
+export function compareRuns(base: ReplayRun, alt: ReplayRun): string[] {
+  const w = Math.max(5, ...base.outcome.final.map((r) => r.agent.length));
+  const altBy = new Map(alt.outcome.final.map((r) => [r.agent, r]));
+  return [
+    `${base.label} vs ${alt.label}:`,
+    `  ${'agent'.padEnd(w)}  ${'base'.padStart(14)}  ${'counterfactual'.padStart(14)}  ${'difference'.padStart(12)}  rank`,
+    ...base.outcome.final.map((r) => {
+      const a = altBy.get(r.agent);
+      return `  ${r.agent.padEnd(w)}  ${money(r.value).padStart(14)}  ${(a ? money(a.value) : '-').padStart(14)}  ${(a ? money(a.value - r.value) : '-').padStart(12)}  ${r.rank} -> ${a?.rank ?? '-'}`;
+    }),
+  ];
+}
+
+/** Writes a run's files into `dir`. */
+export function writeRun(run: ReplayRun, dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const o = run.outcome;
+  writeFileSync(join(dir, 'replay.scenario.json'), `${JSON.stringify(run.plan.doc, null, 2)}\n`);
+  writeFileSync(join(dir, 'leaderboards.csv'), toCsv(['timestamp', 'rank', 'agent', 'value'], o.leaderboards.map((r) => [iso(r.timestamp), r.rank, r.agent, r.value])));
+  writeFileSync(join(dir, 'balances.csv'), toCsv(['timestamp', 'agent', 'token', 'symbol', 'change', 'balance'],
+    o.balances.map((b) => [iso(b.timestamp), b.agent, b.token, b.symbol, b.change, b.balance])));
+  writeFileSync(join(dir, 'trades.csv'), toCsv(['timestamp', 'agent', 'fromToken', 'toToken', 'amount', 'status', 'accepted', 'toAmount', 'tradeAmountUsd', 'error'],
+    o.trades.map((t) => [iso(t.trade.timestamp), t.trade.agent, t.trade.fromToken, t.trade.toToken, t.trade.amount, t.status, t.accepted, t.toAmount, t.tradeAmountUsd, t.error])));
+  writeFileSync(join(dir, 'outcome.json'), `${JSON.stringify({ hash: run.result.hash, ...o }, null, 2)}\n`);
+  const rr = runResult('in-process', [run.result], run.report ? new Map([[run.result.file, run.report]]) : undefined);
+  writeFileSync(join(dir, 'summary.md'), renderMarkdown(rr));
+  writeFileSync(join(dir, 'report.html'), renderHtml(rr));
+}
+
+/** Runs `compsim replay`; resolves to the exit code (1 on unreadable or unreplayable input). */
+export async function replayMain(argv: readonly string[], io: { stdout: OutputStream; stderr: OutputStream } = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  if (argv.includes('-h') || argv.includes('--help')) {
+    io.stdout.write(`${REPLAY_USAGE}\n`);
+    return 0;
+  }
+  let args: ReplayArgs;
+  try {
+    args = parseReplayArgs(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.stderr.write(`compsim replay: ${err.message}\n\n${REPLAY_USAGE}\n`);
+    return 2;
+  }
+  const makeTarget = () => (args.target ? httpTarget(args.target, { adminKey: args.adminKey! }) : inProcessTarget());
+  try {
+    const tapes = parseTapes(read(args.prices), args.prices);
+    const runs: ReplayRun[] = [];
+    const base = await withTarget(makeTarget(), (t) => runReplay(args, tapes, args.slippage, 'replay', t));
+    runs.push(base);
+    if (args.vsSlippage !== undefined || args.vsPrices !== undefined) {
+      const altTapes = args.vsPrices !== undefined ? parseTapes(read(args.vsPrices), args.vsPrices) : tapes;
+      const what = [args.vsSlippage !== undefined ? `slippage ${args.vsSlippage}` : '', args.vsPrices !== undefined ? `prices ${args.vsPrices}` : ''].filter((s) => s !== '').join(', ');
+      runs.push(await withTarget(makeTarget(), (t) => runReplay(args, altTapes, args.vsSlippage ?? args.slippage, `counterfactual (${what})`, t)));
+    }
+    const human = args.json ? io.stderr : io.stdout;
+    for (const r of runs) human.write(`${describeRun(r).join('\n')}\n\n`);
+    if (runs.length === 2) human.write(`${compareRuns(runs[0]!, runs[1]!).join('\n')}\n`);
+    if (args.out !== undefined) {
+      writeRun(runs[0]!, args.out);
+      if (runs[1]) writeRun(runs[1], join(args.out, 'counterfactual'));
+      human.write(`written: ${join(args.out, 'leaderboards.csv')}, balances.csv, trades.csv, outcome.json, report.html, summary.md, replay.scenario.json\n`);
+    }
+    if (args.json) io.stdout.write(`${JSON.stringify(runs.map((r) => ({ label: r.label, hash: r.result.hash, ...r.outcome })), null, 2)}\n`);
+    return 0;
+  } catch (err) {
+    if (!(err instanceof ReplayInputError) && !(err as { name?: string }).name?.includes('ScenarioError')) throw err;
+    io.stderr.write(`compsim replay: ${(err as Error).message}\n`);
+    return 1;
+  }
+}
+
+async function withTarget<R>(target: Target, fn: (t: Target) => Promise<R>): Promise<R> {
+  try {
+    return await fn(target);
+  } finally {
+    await target.close();
+  }
+}
