@@ -9,6 +9,7 @@ import { SCHEMA_URL } from '../sim/scenario/schema.js';
 import { parseBody } from '../sim/scenario/targets.js';
 import type { Json } from '../sim/scenario/types.js';
 import { UsageError } from './args.js';
+import { portValue, seedValue, unknownFlag, urlValue, walkFlags } from './flags.js';
 
 /** Parsed `record` options. */
 export interface RecordArgs {
@@ -40,40 +41,17 @@ Options:
 /** Parses the arguments after `record`. */
 export function parseRecordArgs(argv: readonly string[]): RecordArgs {
   const out: Partial<RecordArgs> & { port: number; host: string } = { port: 3001, host: '127.0.0.1' };
-  for (let i = 0; i < argv.length; i++) {
-    const raw = argv[i]!;
-    const eq = raw.startsWith('--') ? raw.indexOf('=') : -1;
-    const flag = eq > 0 ? raw.slice(0, eq) : raw;
-    const value = (): string => {
-      if (eq > 0) return raw.slice(eq + 1);
-      const v = argv[++i];
-      if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case '--target': {
-        const v = value();
-        if (!/^https?:\/\/[^/]+/.test(v)) throw new UsageError(`--target must be an http(s) URL, got '${v}'`);
-        out.target = v.replace(/\/+$/, '');
-        break;
-      }
-      case '--out': out.out = value(); break;
-      case '--port': {
-        const v = value();
-        if (!/^\d+$/.test(v) || Number(v) > 65535) throw new UsageError(`--port must be an integer 0-65535, got '${v}'`);
-        out.port = Number(v);
-        break;
-      }
-      case '--host': out.host = value(); break;
-      case '--admin-key': out.adminKey = value(); break;
-      case '--seed': {
-        const v = value();
-        out.seed = /^-?\d+$/.test(v) ? Number(v) : v;
-        break;
-      }
-      default: throw new UsageError(`unknown option '${raw}'`);
+  walkFlags(argv, (f) => {
+    switch (f.name) {
+      case '--target': out.target = urlValue(f.name, f.value()); break;
+      case '--out': out.out = f.value(); break;
+      case '--port': out.port = portValue(f.name, f.value()); break;
+      case '--host': out.host = f.value(); break;
+      case '--admin-key': out.adminKey = f.value(); break;
+      case '--seed': out.seed = seedValue(f.value()); break;
+      default: unknownFlag(f);
     }
-  }
+  });
   if (!out.target) throw new UsageError('--target is required');
   if (!out.out) throw new UsageError('--out is required');
   if (out.seed !== undefined && !out.adminKey) throw new UsageError('--seed needs --admin-key (the reset is made with it)');

@@ -12,6 +12,7 @@ import { validateScenario } from '../sim/scenario/schema.js';
 import { parseDuration } from '../sim/scenario/steps.js';
 import { httpTarget, type Target } from '../sim/scenario/targets.js';
 import { UsageError } from './args.js';
+import { seedValue, unknownFlag, urlValue, walkFlags } from './flags.js';
 import { inProcessTarget } from './in-process-target.js';
 import type { OutputStream } from './run-output.js';
 
@@ -58,6 +59,17 @@ function mode(flag: string, v: string): ReplayOptions['slippage'] {
   return v as ReplayOptions['slippage'];
 }
 
+function interval(v: string): number {
+  let ms: number;
+  try {
+    ms = parseDuration(/^\d+$/.test(v) ? Number(v) : v);
+  } catch {
+    throw new UsageError(`--interval must be a duration such as 5m or 300000, got '${v}'`);
+  }
+  if (ms < 1000) throw new UsageError('--interval must be at least 1s');
+  return ms;
+}
+
 function time(flag: string, v: string): number {
   const ms = Date.parse(v);
   if (!Number.isFinite(ms)) throw new UsageError(`${flag} must be an ISO 8601 time, got '${v}'`);
@@ -67,52 +79,31 @@ function time(flag: string, v: string): number {
 /** Parses the arguments after `replay`. */
 export function parseReplayArgs(argv: readonly string[]): ReplayArgs {
   const o: Partial<ReplayArgs> & { json: boolean } = { json: false };
-  for (let i = 0; i < argv.length; i++) {
-    const raw = argv[i]!;
-    const eq = raw.indexOf('=');
-    const flag = raw.startsWith('--') && eq > 0 ? raw.slice(0, eq) : raw;
-    const value = (): string => {
-      if (raw.startsWith('--') && eq > 0) return raw.slice(eq + 1);
-      const v = argv[++i];
-      if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case '--trades': o.trades = value(); break;
-      case '--prices': o.prices = value(); break;
-      case '--balances': o.balances = value(); break;
-      case '--seed': { const v = value(); o.seed = /^-?\d+$/.test(v) ? Number(v) : v; break; }
-      case '--slippage': o.slippage = mode(flag, value()); break;
-      case '--interval': {
-        const v = value();
-        try {
-          o.intervalMs = parseDuration(/^\d+$/.test(v) ? Number(v) : v);
-        } catch {
-          throw new UsageError(`--interval must be a duration such as 5m or 300000, got '${v}'`);
-        }
-        if (o.intervalMs < 1000) throw new UsageError('--interval must be at least 1s');
-        break;
-      }
-      case '--start': o.start = time(flag, value()); break;
-      case '--end': o.end = time(flag, value()); break;
+  walkFlags(argv, (f) => {
+    switch (f.name) {
+      case '--trades': o.trades = f.value(); break;
+      case '--prices': o.prices = f.value(); break;
+      case '--balances': o.balances = f.value(); break;
+      case '--seed': o.seed = seedValue(f.value()); break;
+      case '--slippage': o.slippage = mode(f.name, f.value()); break;
+      case '--interval': o.intervalMs = interval(f.value()); break;
+      case '--start': o.start = time(f.name, f.value()); break;
+      case '--end': o.end = time(f.name, f.value()); break;
       case '--rules': {
-        const v = value();
+        const v = f.value();
         if (v !== 'lenient' && v !== 'strict') throw new UsageError(`--rules must be lenient or strict, got '${v}'`);
         o.rules = v;
         break;
       }
-      case '--vs-slippage': o.vsSlippage = mode(flag, value()); break;
-      case '--vs-prices': o.vsPrices = value(); break;
-      case '--out': o.out = value(); break;
-      case '--target': o.target = value(); break;
-      case '--admin-key': o.adminKey = value(); break;
-      case '--json':
-        if (eq > 0) throw new UsageError('--json takes no value');
-        o.json = true;
-        break;
-      default: throw new UsageError(`unknown option '${raw}'`);
+      case '--vs-slippage': o.vsSlippage = mode(f.name, f.value()); break;
+      case '--vs-prices': o.vsPrices = f.value(); break;
+      case '--out': o.out = f.value(); break;
+      case '--target': o.target = urlValue(f.name, f.value()); break;
+      case '--admin-key': o.adminKey = f.value(); break;
+      case '--json': f.noValue(); o.json = true; break;
+      default: unknownFlag(f);
     }
-  }
+  });
   if (o.trades === undefined || o.prices === undefined) throw new UsageError('--trades and --prices are required');
   if ((o.target === undefined) !== (o.adminKey === undefined)) throw new UsageError('--target and --admin-key go together');
   return { seed: 1, slippage: 'upstream', intervalMs: 300_000, rules: 'lenient', ...o } as ReplayArgs;

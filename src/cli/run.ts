@@ -8,6 +8,7 @@ import { runScenario, type ScenarioResult } from '../sim/scenario/runner.js';
 import { loadScenario, ScenarioError } from '../sim/scenario/schema.js';
 import { httpTarget, type Target } from '../sim/scenario/targets.js';
 import { UsageError } from './args.js';
+import { unknownFlag, urlValue, walkFlags } from './flags.js';
 import { inProcessTarget } from './in-process-target.js';
 import { Progress, type OutputStream } from './run-output.js';
 
@@ -37,43 +38,15 @@ Options:
 /** Parses the arguments after `run`. */
 export function parseRunArgs(argv: readonly string[]): RunArgs {
   const out: RunArgs = { paths: [], json: false };
-  for (let i = 0; i < argv.length; i++) {
-    const raw = argv[i]!;
-    if (!raw.startsWith('--')) {
-      out.paths.push(raw);
-      continue;
+  walkFlags(argv, (f) => {
+    switch (f.name) {
+      case '--target': out.target = urlValue(f.name, f.value()); break;
+      case '--admin-key': out.adminKey = f.value(); break;
+      case '--report': out.report = f.value(); break;
+      case '--json': f.noValue(); out.json = true; break;
+      default: unknownFlag(f);
     }
-    const eq = raw.indexOf('=');
-    const flag = eq > 0 ? raw.slice(0, eq) : raw;
-    const value = (): string => {
-      if (eq > 0) return raw.slice(eq + 1);
-      const v = argv[++i];
-      if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case '--target': {
-        const v = value();
-        let url: URL;
-        try {
-          url = new URL(v);
-        } catch {
-          throw new UsageError(`--target must be a URL such as http://127.0.0.1:3000, got '${v}'`);
-        }
-        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target must be an http(s) URL, got '${v}'`);
-        out.target = v;
-        break;
-      }
-      case '--admin-key': out.adminKey = value(); break;
-      case '--report': out.report = value(); break;
-      case '--json':
-        if (eq > 0) throw new UsageError('--json takes no value');
-        out.json = true;
-        break;
-      default:
-        throw new UsageError(`unknown option '${raw}'`);
-    }
-  }
+  }, (path) => out.paths.push(path));
   if (out.paths.length === 0) throw new UsageError('name at least one scenario file or folder');
   if (out.target !== undefined && out.adminKey === undefined) throw new UsageError('--target needs --admin-key (the admin key the server was started with)');
   if (out.target === undefined && out.adminKey !== undefined) throw new UsageError('--admin-key only goes with --target');

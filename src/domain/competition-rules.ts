@@ -2,6 +2,7 @@
 import { SPECIFIC_CHAINS, type SpecificChain } from '../ports/prices.js';
 import { requireCompetition } from './competitions.js';
 import type { Deps, SlippageMode } from './deps.js';
+import { usd } from './constraints.js';
 import { DomainError } from './errors.js';
 import type { Competition, InitialBalance, Principal, TradingConstraints } from './model.js';
 import { activeCompetitionsFor, isActiveParticipant } from './leaderboard.js';
@@ -46,16 +47,17 @@ export function slippageFormula(mode: SlippageMode): string {
   return `${BASE_SLIPPAGE}, actualSlippage = clamp(baseSlippage * ${multiplier}, 0.0005, 0.15)`;
 }
 
-const RATE_LIMITS = [
-  '100 requests per 60 seconds per endpoint',
-  '100 requests per minute for trade operations',
-  '300 requests per minute for price queries',
-  '30 requests per minute for balance/portfolio checks',
-  '3,000 requests per minute across all endpoints',
-  '10,000 requests per hour per agent',
-];
-
-const usd = (n: number) => n.toLocaleString('en-US');
+/** The rules' rate-limit lines; the last one names the caller ('agent', or 'team' in the legacy era). */
+export function rateLimitRules(per: 'agent' | 'team'): string[] {
+  return [
+    '100 requests per 60 seconds per endpoint',
+    '100 requests per minute for trade operations',
+    '300 requests per minute for price queries',
+    '30 requests per minute for balance/portfolio checks',
+    '3,000 requests per minute across all endpoints',
+    `10,000 requests per hour per ${per}`,
+  ];
+}
 
 /** The rules of one competition, in upstream's order, from its own settings. */
 export function buildRules(deps: Deps, comp: Competition): CompetitionRules {
@@ -76,7 +78,7 @@ export function buildRules(deps: Deps, comp: Competition): CompetitionRules {
   ];
   if (c.minTradesPerDay !== null) tradingRules.push(`Minimum trades per day requirement: ${c.minTradesPerDay} trades`);
   return {
-    tradingRules, rateLimits: [...RATE_LIMITS], availableChains: { svm: true, evm: [...deps.config.evmChains] },
+    tradingRules, rateLimits: rateLimitRules('agent'), availableChains: { svm: true, evm: [...deps.config.evmChains] },
     slippageFormula: slippageFormula(deps.config.slippage), tradingConstraints: { ...c },
     portfolioSnapshots: { interval: `${deps.config.snapshotIntervalMs / 60000} minutes` },
   };

@@ -1,6 +1,6 @@
 // Legacy competition views for teams: leaderboard (same ranking source as the current one), status, rules, upcoming, admin performance report.
 import { requireCompetition } from '../competitions.js';
-import { describeInitialBalances, slippageFormula } from '../competition-rules.js';
+import { describeInitialBalances, rateLimitRules, slippageFormula } from '../competition-rules.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
 import { leaderboardValues, newestSnapshot } from '../leaderboard.js';
@@ -81,14 +81,6 @@ export function legacySlippageFormula(deps: Deps, model: Competition['slippageMo
   return `baseSlippage = (tradeAmountUSD / 10000) * 0.05%, actualSlippage = baseSlippage * ${jitter}`;
 }
 
-const RATE_LIMITS = [
-  '100 requests per 60 seconds per endpoint',
-  '100 requests per minute for trade operations',
-  '300 requests per minute for price queries',
-  '30 requests per minute for balance/portfolio checks',
-  '3,000 requests per minute across all endpoints',
-  '10,000 requests per hour per team',
-];
 
 /** The team era's eight trading rules, filled from a competition (or the world defaults). */
 export function buildLegacyRules(deps: Deps, comp: Competition | null): LegacyRules {
@@ -106,7 +98,7 @@ export function buildLegacyRules(deps: Deps, comp: Competition | null): LegacyRu
       `Cross-chain trading: ${crossChain ? 'Enabled' : 'Disabled'}`,
       'Transaction fees are not simulated',
     ],
-    rateLimits: [...RATE_LIMITS],
+    rateLimits: rateLimitRules('team'),
     availableChains: { svm: true, evm: [...deps.config.evmChains] },
     slippageFormula: legacySlippageFormula(deps, comp ? comp.slippageModel : 'legacy'),
     portfolioSnapshots: { interval: `${deps.config.snapshotIntervalMs / 60000} minutes` },
