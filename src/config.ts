@@ -39,7 +39,19 @@ export interface WorldOptions {
   freezeRows?: boolean;
   /** Root secret for key encryption (default fixed, so worlds replay identically). */
   rootKey?: string;
+  /** Wallet verification `Domain:` value (default {@link DEFAULT_WALLET_DOMAIN}; `compsim serve`: its own base URL). */
+  walletDomain?: string;
+  /** Extra trusted inference signer addresses (upstream's signer is always trusted). */
+  inferenceSigners?: string[];
+  /** Chain id of the signed inference text (default "1", as upstream). */
+  inferenceChainId?: string;
 }
+
+/** Wallet-verification domain of an in-process world: the base URL `compsim serve` has with its defaults. */
+export const DEFAULT_WALLET_DOMAIN = 'http://127.0.0.1:3000';
+
+/** Upstream's one trusted inference signer ("dTERMinal API signer for mainnet"). */
+export const UPSTREAM_INFERENCE_SIGNER = '0x7053bfb0433a16a2405de785d547b1b32cee0cf3';
 
 /** Default start of virtual time. */
 export const DEFAULT_START_TIME = Date.UTC(2025, 0, 1);
@@ -87,7 +99,17 @@ export function resolveConfig(o: WorldOptions, version: string): WorldConfig {
   if (!['upstream', 'expected', 'none'].includes(slippage)) throw new Error(`slippage must be upstream, expected or none, got ${String(slippage)}`);
   const leaderboardAccess = o.leaderboardAccess ?? 'participants';
   if (leaderboardAccess !== 'participants' && leaderboardAccess !== 'admin') throw new Error(`leaderboardAccess must be participants or admin, got ${String(leaderboardAccess)}`);
+  const walletDomain = o.walletDomain ?? DEFAULT_WALLET_DOMAIN;
+  if (typeof walletDomain !== 'string' || walletDomain === '') throw new Error('walletDomain must be a non-empty string');
+  const signers = [UPSTREAM_INFERENCE_SIGNER];
+  for (const a of o.inferenceSigners ?? []) {
+    if (typeof a !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(a)) throw new Error(`inferenceSigners: not an address: ${String(a)}`);
+    if (!signers.includes(a.toLowerCase())) signers.push(a.toLowerCase());
+  }
+  const inferenceChainId = o.inferenceChainId ?? '1';
+  if (typeof inferenceChainId !== 'string' || !/^\d+$/.test(inferenceChainId)) throw new Error('inferenceChainId must be a decimal string');
   return {
+    walletDomain, inferenceSigners: signers, inferenceChainId,
     seed, startTime, slippage, leaderboardAccess, evmChains: [...evmChains], maxTradePercentage, snapshotIntervalMs,
     defaultInitialBalances: o.defaultInitialBalances ?? DEFAULT_INITIAL_BALANCES,
     defaultTradingConstraints: { ...DEFAULT_TRADING_CONSTRAINTS, ...o.defaultTradingConstraints },

@@ -13,6 +13,11 @@ export type { FeedDef } from './adapters/prices/feeds.js';
 export { createLogger } from './logging.js';
 export { DomainError } from './domain/errors.js';
 export type { Deps, WorldConfig } from './domain/deps.js';
+export {
+  addressOf, signInference, signWalletVerification, walletVerificationMessage, UPSTREAM_INFERENCE_SIGNER,
+  type InferenceFields, type SignedMessage, type WalletMessageFields,
+} from './signing.js';
+export { DEFAULT_WALLET_DOMAIN } from './config.js';
 export { runScenario, type ScenarioResult, type StepFailure, type RunEvent, type RunOptions } from './sim/scenario/runner.js';
 export { parseScenario, loadScenario, validateScenario, ScenarioError } from './sim/scenario/schema.js';
 export { httpTarget, type Target, type TargetRequest, type TargetResponse } from './sim/scenario/targets.js';

@@ -1,6 +1,7 @@
 // World-level simulation control: reset, clock, prices, tapes, snapshots, dump/load, faults, edge gate and journal.
 import { findAdminByKey, parseBearer } from './domain/auth.js';
 import { DomainError } from './domain/errors.js';
+import { resolvePerpsAsset } from './domain/perps-assets.js';
 import { TABLES } from './domain/tables.js';
 import { DUMP_VERSION } from './adapters/memory/memory-store.js';
 import type { RequestJournal } from './http/journal.js';
@@ -96,8 +97,11 @@ export function createSimControl(world: World, parts: SimControlParts): SimContr
       const set: PriceOverride[] = [];
       list.forEach((p, i) => {
         if (!Number.isFinite(p.price) || p.price < 0) throw new DomainError('SIM_INVALID', { where: `prices.${i}.price`, reason: 'must be a finite number >= 0' });
-        for (const chain of p.specificChain ? [p.specificChain] : chainsFor(c, p.token)) {
-          set.push({ address: p.token, specificChain: chain, price: p.price, ...(p.symbol !== undefined ? { symbol: p.symbol } : {}) });
+        // A perps asset symbol (BTC, ETH, SOL, ...) sets the mark of its market's token.
+        const market = p.specificChain ? null : resolvePerpsAsset(c.prices.catalogue(), p.token);
+        const address = market?.address ?? p.token;
+        for (const chain of market ? [market.specificChain] : p.specificChain ? [p.specificChain] : chainsFor(c, p.token)) {
+          set.push({ address, specificChain: chain, price: p.price, ...(p.symbol !== undefined ? { symbol: p.symbol } : {}) });
         }
       });
       await tx(() => set.forEach((o) => c.prices.overrides.set(o)));
@@ -114,7 +118,10 @@ export function createSimControl(world: World, parts: SimControlParts): SimContr
 
     async loadTapes(tapes) {
       const parsed: Record<string, [number, number][]> = {};
-      for (const [k, pts] of Object.entries(tapes)) {
+      for (const [raw, pts] of Object.entries(tapes)) {
+        // A perps asset symbol as key stands for its market's `chain:address`.
+        const market = raw.includes(':') ? null : resolvePerpsAsset(core().prices.catalogue(), raw);
+        const k = market ? `${market.specificChain}:${market.address}` : raw;
         if (!Array.isArray(pts)) throw new DomainError('SIM_INVALID', { where: `tapes.${k}`, reason: 'must be an array of [time, price] points' });
         parsed[k] = pts.map((p: unknown, i) => {
           const where = `tapes.${k}.${i}`;

@@ -13,6 +13,10 @@ export interface ServeArgs {
   simApi?: true;
   /** `--rate-limits upstream|off` (default off). */
   rateLimits?: 'upstream' | 'off';
+  /** `--wallet-domain <text>`: the `Domain:` wallet verification expects (default: the server's base URL). */
+  walletDomain?: string;
+  /** `--inference-signer <address>` (repeatable): trusted inference signers besides upstream's. */
+  inferenceSigners?: string[];
 }
 
 /** A usage error: printed with the usage text, exit code 2. */
@@ -22,6 +26,8 @@ export const USAGE = `Usage: compsim serve [options]
        compsim run <scenario files or folders> [options]     (compsim run --help)
        compsim record --target <url> --out <file> [options]  (compsim record --help)
        compsim replay --trades <file> --prices <tape.json> [options]  (compsim replay --help)
+       compsim sign-wallet --key <hex> --api-key <key> [--url <url>]  (compsim sign-wallet --help)
+       compsim sign-inference --key <hex> --model <m> --prompt <p> --output <o>
 
 Options:
   --port <n>            TCP port (default 3000; 0 = any free port)
@@ -33,6 +39,8 @@ Options:
   --log-level <level>   trace|debug|info|warn|error|fatal|silent (default info)
   --sim-api             serve the simulation control API /api/sim/* (admin key; off by default)
   --rate-limits upstream|off  the hosted service's per-agent rate limits on virtual time (default off)
+  --wallet-domain <text>      Domain: line wallet verification expects (default: this server's base URL)
+  --inference-signer <addr>   trust this inference signer too (repeatable; upstream's is always trusted)
   -h, --help            show this help`;
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
@@ -92,6 +100,13 @@ export function parseServeArgs(argv: string[]): ServeArgs {
         const v = value();
         if (v !== 'upstream' && v !== 'off') throw new UsageError(`--rate-limits must be upstream or off, got '${v}'`);
         out.rateLimits = v;
+        break;
+      }
+      case '--wallet-domain': out.walletDomain = value(); break;
+      case '--inference-signer': {
+        const v = value();
+        if (!/^0x[0-9a-fA-F]{40}$/.test(v)) throw new UsageError(`--inference-signer must be an address (0x + 40 hex), got '${v}'`);
+        out.inferenceSigners = [...(out.inferenceSigners ?? []), v];
         break;
       }
       default:

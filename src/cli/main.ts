@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // compsim command line: `serve` builds a world (optionally from a fixture) and serves it over HTTP; `run` and `record` handle scenarios.
 import { readFileSync, realpathSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { createLogger } from '../logging.js';
@@ -11,6 +12,7 @@ import { parseServeArgs, UsageError, USAGE, type ServeArgs } from './args.js';
 import { recordMain } from './record.js';
 import { replayMain } from './replay.js';
 import { runMain } from './run.js';
+import { signMain } from './sign.js';
 
 /** How often the system clock drives the scheduler. */
 const TICK_MS = 1000;
@@ -45,15 +47,9 @@ function banner(world: World, url: string, args: ServeArgs): string {
 /** Runs `compsim serve`; resolves once the server listens, returns a stop function. */
 export async function serve(args: ServeArgs, out: NodeJS.WritableStream = process.stdout): Promise<{ url: string; stop: () => Promise<void> }> {
   const fixture = args.world ? readFixture(args.world) : undefined;
-  const world = await createWorld({
-    clock: args.clock,
-    ...(args.seed !== undefined ? { seed: args.seed } : {}),
-    ...(fixture ? { fixture } : {}),
-    ...(args.adminKey ? { admin: { ...fixture?.admin, apiKey: args.adminKey } } : {}),
-    ...(args.rateLimits ? { rateLimits: args.rateLimits } : {}),
-  });
-  const logger = createLogger({ level: args.logLevel });
-  const server = createServer(world, { logger, simApi: args.simApi ?? false }).listen(args.port, args.host);
+  // Listen first: the wallet-verification domain defaults to the base URL, known once bound (port 0).
+  const server = createHttpServer();
+  server.listen(args.port, args.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -61,6 +57,23 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
   const { port } = server.address() as AddressInfo;
   const host = args.host.includes(':') ? `[${args.host}]` : args.host;
   const url = `http://${host}:${port}`;
+  let world: World;
+  try {
+    world = await createWorld({
+      clock: args.clock,
+      ...(args.seed !== undefined ? { seed: args.seed } : {}),
+      ...(fixture ? { fixture } : {}),
+      ...(args.adminKey ? { admin: { ...fixture?.admin, apiKey: args.adminKey } } : {}),
+      ...(args.rateLimits ? { rateLimits: args.rateLimits } : {}),
+      walletDomain: args.walletDomain ?? url,
+      ...(args.inferenceSigners ? { inferenceSigners: args.inferenceSigners } : {}),
+    });
+  } catch (err) {
+    server.close();
+    throw err;
+  }
+  const logger = createLogger({ level: args.logLevel });
+  server.on('request', createServer(world, { logger, simApi: args.simApi ?? false }).callback());
   out.write(`${banner(world, url, args)}\n`);
   // With the system clock, wall time drives the scheduler from here (never from domain or http code).
   const timer = args.clock === 'system'
@@ -80,6 +93,7 @@ export async function main(argv: string[]): Promise<number> {
   if (cmd === 'run') return runMain(rest);
   if (cmd === 'record') return recordMain(rest);
   if (cmd === 'replay') return replayMain(rest);
+  if (cmd === 'sign-wallet' || cmd === 'sign-inference') return signMain(cmd, rest);
   if (cmd === undefined || cmd === '-h' || cmd === '--help' || rest.includes('-h') || rest.includes('--help')) {
     process.stdout.write(`${USAGE}\n`);
     return cmd === undefined ? 2 : 0;

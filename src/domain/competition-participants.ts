@@ -5,6 +5,7 @@ import type { Deps } from './deps.js';
 import { DomainError } from './errors.js';
 import type { Agent, Competition, CompetitionAgent, PortfolioSnapshot } from './model.js';
 import { leaderboardValues } from './leaderboard.js';
+import { agentRiskMetrics, type RiskMetrics } from './risk-metrics.js';
 import type { Tables } from './tables.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -24,10 +25,11 @@ export interface ParticipantsInput {
   competitionId: string; filter?: string; sort: string; limit: number; offset: number; includeInactive: boolean;
 }
 
-/** One participant with its computed metrics (risk metrics do not exist for paper trading: always null). */
+/** One participant with its computed metrics (risk metrics exist for perps only: null otherwise). */
 export interface ParticipantRow {
   agent: Agent; registration: CompetitionAgent;
   rank: number; score: number; pnl: number; pnlPercent: number; change24h: number; change24hPercent: number; voteCount: number;
+  risk: RiskMetrics | null;
 }
 
 /** Result of {@link competitionParticipants}. */
@@ -40,6 +42,8 @@ function sortKey(row: ParticipantRow, field: string): unknown {
     case 'portfolioValue': return row.score;
     case 'rank': case 'score': case 'pnl': case 'pnlPercent': case 'change24h': case 'change24hPercent': case 'voteCount':
       return row[field];
+    case 'calmarRatio': case 'sortinoRatio': case 'simpleReturn': case 'maxDrawdown': case 'downsideDeviation':
+      return row.risk?.[field] ?? null;
     default: return null;
   }
 }
@@ -119,6 +123,7 @@ export async function competitionParticipants(deps: Deps, input: ParticipantsInp
       rows.push({
         agent, registration, rank: entry?.rank ?? total, score, pnl, pnlPercent, change24h, change24hPercent,
         voteCount: votes.get(agent.id) ?? 0,
+        risk: competition.type === 'perpetual_futures' ? await agentRiskMetrics(tx, competition.id, agent.id) : null,
       });
     }
     const sorted = rows.map((row, i) => ({ row, i })).sort((x, y) => {

@@ -5,6 +5,7 @@ import type { Deps } from './deps.js';
 import type { Competition, CompetitionStatus, Principal } from './model.js';
 import { activeCompetitionsFor, isActiveParticipant } from './leaderboard.js';
 import { parseSort, sortRows } from './paging.js';
+import { perpsTotals } from './perps-views.js';
 import type { Tables } from './tables.js';
 import { competitionListVotingState, competitionVoteCount, competitionVotingState, type UserVotingState } from './votes.js';
 
@@ -51,6 +52,8 @@ export async function listCompetitions(deps: Deps, input: ListCompetitionsInput)
 /** Trade statistics of a competition (paper trading; `totalPositions` is for perps and always 0 here). */
 export interface CompetitionStats {
   totalTrades: number; totalAgents: number; totalVolume: number; totalVotes: number; uniqueTokens: number; totalPositions: number;
+  /** Perps only: mean equity of the active agents' accounts. */
+  averageEquity?: number;
 }
 
 /** Result of {@link competitionDetail}. */
@@ -64,7 +67,15 @@ export interface CompetitionDetail {
   userVotingInfo: UserVotingState | null;
 }
 
-async function stats(tx: ReadTx<Tables>, comp: Competition): Promise<CompetitionStats> {
+async function stats(deps: Deps, tx: ReadTx<Tables>, comp: Competition): Promise<CompetitionStats> {
+  if (comp.type === 'perpetual_futures') {
+    // Upstream's perps stats: positions, the accounts' volume and mean equity, no trades.
+    const t = await perpsTotals(deps, tx, comp);
+    return {
+      totalAgents: comp.registeredParticipants, totalPositions: t.totalPositions, totalVolume: t.totalVolume, averageEquity: t.averageEquity,
+      totalTrades: 0, totalVotes: await competitionVoteCount(tx, comp.id), uniqueTokens: 0,
+    };
+  }
   const trades = await tx.find('trades', 'competition', comp.id);
   const tokens = new Set<string>();
   for (const t of trades) tokens.add(t.fromToken).add(t.toToken);
@@ -86,7 +97,7 @@ export async function competitionDetail(deps: Deps, input: { principal: Principa
     let userVotingInfo: UserVotingState | null = null;
     if (principal.kind === 'agent') userVotingInfo = await competitionVotingState(tx, competition, principal.ownerId, deps.clock.now());
     return {
-      competition, stats: await stats(tx, competition), rewards, userVotingInfo,
+      competition, stats: await stats(deps, tx, competition), rewards, userVotingInfo,
       votingEnabled: userVotingInfo ? userVotingInfo.canVote || userVotingInfo.info.hasVoted : false,
     };
   });

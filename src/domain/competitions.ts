@@ -19,6 +19,8 @@ export interface CompetitionInput {
   tradingConstraints?: Partial<TradingConstraints>; rewards?: Record<string, number>;
   paperTradingConfig?: { maxTradePercentage?: number }; paperTradingInitialBalances?: InitialBalance[];
   arenaId?: string; votingStartDate?: number | null; votingEndDate?: number | null; vips?: string[]; allowlist?: string[]; blocklist?: string[]; minRecallRank?: number; allowlistOnly?: boolean;
+  /** Perps: each account's starting equity (default 10000; domain/perps.ts). */
+  perpsInitialEquityUsd?: number;
 }
 
 /** Upstream stores rewards as `[{rank, reward}]`, sorted by rank. */
@@ -60,6 +62,7 @@ export async function createCompetitionTx(deps: Deps, tx: WriteTx<Tables>, input
     minRecallRank: input.minRecallRank ?? null, allowlistOnly: input.allowlistOnly ?? false,
     votingStartDate: input.votingStartDate ?? null, votingEndDate: input.votingEndDate ?? null,
     lastSnapshotAt: null, createdAt: now, updatedAt: now,
+    ...(input.perpsInitialEquityUsd !== undefined ? { perpsInitialEquityUsd: input.perpsInitialEquityUsd } : {}),
   };
   checkJoinDates(comp);
   return tx.insert('competitions', comp);
@@ -107,7 +110,7 @@ export async function requireCompetition(tx: ReadTx<Tables>, id: string): Promis
 const PLAIN_FIELDS = [
   'name', 'description', 'sandboxMode', 'externalUrl', 'imageUrl', 'type', 'startDate', 'endDate', 'joinStartDate',
   'joinEndDate', 'boostStartDate', 'boostEndDate', 'maxParticipants', 'minimumStake', 'arenaId', 'vips', 'allowlist',
-  'blocklist', 'minRecallRank', 'allowlistOnly', 'votingStartDate', 'votingEndDate',
+  'blocklist', 'minRecallRank', 'allowlistOnly', 'votingStartDate', 'votingEndDate', 'perpsInitialEquityUsd',
 ] as const;
 
 /** `PUT /api/admin/competition/{id}`: empty update -> 400; missing competition -> 404. */

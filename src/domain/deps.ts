@@ -32,6 +32,12 @@ export interface WorldConfig {
   leaderboardAccess: 'participants' | 'admin';
   /** Package version reported by the health endpoints. */
   version: string;
+  /** Wallet verification: the exact `Domain:` value a signed message must carry (upstream's API_DOMAIN). */
+  walletDomain: string;
+  /** Verified-inference badge: trusted signer addresses (lower-case; upstream's signer first). */
+  inferenceSigners: string[];
+  /** Chain id prefixed to the signed inference text (upstream: "1"). */
+  inferenceChainId: string;
 }
 
 /** Injected dependencies of every use case. */

@@ -23,8 +23,8 @@ export interface GlobalLeaderboard { arenaId: string | null; entries: GlobalLead
 /**
  * Stats over ended competitions (reference §5.3, spec era): `activeAgents` = distinct agents whose
  * registration is active in some ended competition; `totalTrades` and `totalVolume` (sum of
- * `tradeAmountUsd`) over trades of ended `trading` competitions; `totalPositions` = 0 (no perps
- * positions are simulated); `totalCompetitions` = ended competitions. Zeros when nothing ended.
+ * `tradeAmountUsd`) over trades of ended `trading` competitions; `totalPositions` = perps positions
+ * of ended competitions; `totalCompetitions` = ended competitions. Zeros when nothing ended.
  */
 export async function globalStats(tx: ReadTx<Tables>): Promise<GlobalStats> {
   const ended = await tx.find('competitions', 'status', 'ended');
@@ -39,7 +39,9 @@ export async function globalStats(tx: ReadTx<Tables>): Promise<GlobalStats> {
       totalVolume += t.tradeAmountUsd;
     }
   }
-  return { activeAgents: active.size, totalTrades, totalPositions: 0, totalVolume, totalCompetitions: ended.length };
+  let totalPositions = 0;
+  for (const c of ended) totalPositions += await tx.count('perpsPositions', 'competition', c.id);
+  return { activeAgents: active.size, totalTrades, totalPositions, totalVolume, totalCompetitions: ended.length };
 }
 
 /** Competitions the agent registered in (any status): all of them, or only those of one arena. */

@@ -5,6 +5,7 @@ import type { Deps } from './deps.js';
 import { DomainError } from './errors.js';
 import type { Agent, Competition, PortfolioSnapshot, Principal } from './model.js';
 import { activeAgentIds, portfolioValue } from './portfolio.js';
+import { isMetricRanked, metricRanking } from './risk-metrics.js';
 import type { Tables } from './tables.js';
 
 /** One leaderboard entry: an agent and the value it is ranked by (USD). */
@@ -26,12 +27,14 @@ const byValueDesc = (rows: LeaderboardValue[]) => rows.sort((a, b) => b.value - 
  *   them by, so registration order);
  * - active / ending: the latest snapshot of each active agent, highest first; agents without a
  *   snapshot are absent, and only when no agent has one do live portfolio values stand in;
- * - ended: the frozen final leaderboard in rank order (computed as for active if none was stored).
+ * - ended: the frozen final leaderboard in rank order (computed as for active if none was stored);
+ * - perps and spot-live (active or ended): see {@link metricValues}.
  * Between snapshots the ranking therefore does not move with trades, as upstream's.
  */
 export async function leaderboardValues(deps: Deps, tx: ReadTx<Tables>, comp: Competition): Promise<LeaderboardValue[]> {
   const active = await activeAgentIds(tx, comp.id);
   if (comp.status === 'pending') return active.map((agentId) => ({ agentId, value: 0 }));
+  if (isMetricRanked(comp)) return metricValues(tx, comp, active);
   if (comp.status === 'ended') {
     const frozen = await tx.find('leaderboards', 'competition', comp.id);
     if (frozen.length > 0) return [...frozen].sort((a, b) => a.rank - b.rank).map((r) => ({ agentId: r.agentId, value: r.score }));
@@ -49,6 +52,19 @@ export async function leaderboardValues(deps: Deps, tx: ReadTx<Tables>, comp: Co
     live.push({ agentId, value: portfolioValue(deps, balances, now) ?? 0 });
   }
   return byValueDesc(live);
+}
+
+/**
+ * Perps and spot-live (reference features §3.6, §4): ranked by Calmar ratio or simple return from
+ * the equity snapshots (the frozen rank order once ended), valued at the latest snapshot (upstream
+ * shows equity as score and portfolioValue); agents without a snapshot are absent.
+ */
+async function metricValues(tx: ReadTx<Tables>, comp: Competition, active: string[]): Promise<LeaderboardValue[]> {
+  const live = (await metricRanking(tx, comp, active)).map((r) => ({ agentId: r.agentId, value: r.value }));
+  const frozen = comp.status === 'ended' ? await tx.find('leaderboards', 'competition', comp.id) : [];
+  if (frozen.length === 0) return live;
+  const value = new Map(live.map((v) => [v.agentId, v.value]));
+  return [...frozen].sort((a, b) => a.rank - b.rank).map((r) => ({ agentId: r.agentId, value: value.get(r.agentId) ?? 0 }));
 }
 
 /**

@@ -6,9 +6,16 @@ import type { Deps } from './deps.js';
 import { DomainError } from './errors.js';
 import type { Competition, LeaderboardEntry, TradingConstraints } from './model.js';
 import { registerAgentTx } from './participants.js';
+import { freezeBadgesTx } from './inference.js';
+import { perpsSnapshotsTx } from './perps.js';
 import { activeAgentIds, agentSnapshots, takeSnapshotsTx } from './portfolio.js';
 import { updateRatingsTx } from './rating.js';
+import { finalMetricRows, isMetricRanked } from './risk-metrics.js';
 import type { Tables } from './tables.js';
+
+/** Snapshots of any competition type: perps accounts are valued by the perps engine (equity), the rest by balances. */
+const snapshotTx: typeof takeSnapshotsTx = (deps, tx, comp, agentIds, at, force) =>
+  (comp.type === 'perpetual_futures' ? perpsSnapshotsTx : takeSnapshotsTx)(deps, tx, comp, agentIds, at, force);
 
 /** Input of {@link startCompetition}: an existing competition, or create fields for create-and-start. */
 export interface StartInput {
@@ -39,13 +46,14 @@ export async function startCompetitionTx(
   if (participants.length === 0) throw new DomainError('START_NO_AGENTS');
   for (const id of participants) comp = await registerAgentTx(deps, tx, comp, id);
   const active = await activeAgentIds(tx, comp.id);
-  if (comp.type === 'trading') for (const id of active) await resetBalancesTx(deps, tx, comp, id);
+  // Spot-live wallets start from the competition's starting list too (the simulated wallet holdings).
+  if (comp.type === 'trading' || comp.type === 'spot_live_trading') for (const id of active) await resetBalancesTx(deps, tx, comp, id);
   if (tradingConstraints) {
     const defined = Object.fromEntries(Object.entries(tradingConstraints).filter(([, v]) => v !== undefined));
     comp = { ...comp, tradingConstraints: { ...comp.tradingConstraints, ...defined } };
   }
   const now = deps.clock.now();
-  await takeSnapshotsTx(deps, tx, comp, active, now, true);
+  await snapshotTx(deps, tx, comp, active, now, true);
   comp = await tx.put('competitions', { ...comp, status: 'active', startDate: now, lastSnapshotAt: now, updatedAt: now });
   return { competition: comp, agentIds: active };
 }
@@ -76,7 +84,8 @@ export async function endCompetitionTx(deps: Deps, tx: WriteTx<Tables>, competit
   const now = deps.clock.now();
   comp = { ...comp, status: 'ending', endDate: now, updatedAt: now };
   const active = await activeAgentIds(tx, comp.id);
-  await takeSnapshotsTx(deps, tx, comp, active, now, true);
+  await snapshotTx(deps, tx, comp, active, now, true);
+  await freezeBadgesTx(deps, tx, comp);
   const rows: Omit<LeaderboardEntry, 'id' | 'rank' | 'totalAgents'>[] = [];
   for (const agentId of active) {
     const snaps = await agentSnapshots(tx, comp.id, agentId);
@@ -86,6 +95,8 @@ export async function endCompetitionTx(deps: Deps, tx: WriteTx<Tables>, competit
     rows.push({ competitionId: comp.id, agentId, score: newest, pnl: newest - oldest, startingValue: oldest, createdAt: now });
   }
   rows.sort((a, b) => b.score - a.score);
+  // Perps rank by Calmar ratio, spot-live by simple return; the stored score is that metric (upstream).
+  if (isMetricRanked(comp)) rows.splice(0, rows.length, ...(await finalMetricRows(tx, comp, rows)));
   for (const [i, r] of rows.entries()) {
     await tx.insert('leaderboards', { ...r, id: `${comp.id}:${r.agentId}`, rank: i + 1, totalAgents: active.length });
   }
@@ -105,7 +116,7 @@ export async function periodicSnapshot(deps: Deps, competitionId: string): Promi
     const comp = await requireCompetition(tx, competitionId);
     if (comp.status !== 'active') return;
     const now = deps.clock.now();
-    await takeSnapshotsTx(deps, tx, comp, await activeAgentIds(tx, comp.id), now);
+    await snapshotTx(deps, tx, comp, await activeAgentIds(tx, comp.id), now);
     await tx.put('competitions', { ...comp, lastSnapshotAt: now });
   });
 }

@@ -73,6 +73,12 @@ export interface Competition {
   lastSnapshotAt: number | null;
   /** Slippage formula (absent = 'current'); 'legacy' for competitions created through a legacy-style body. */
   slippageModel?: SlippageModel;
+  /** Perps: each agent's starting account equity in USD (absent = 10000; domain/perps.ts). */
+  perpsInitialEquityUsd?: number;
+  /** Virtual time of the next pending scripted action (perps opens/closes, spot-live swaps; null/absent = none; drives the scheduler). */
+  nextScriptActionAt?: number | null;
+  /** Inference badges: when the badge refresh last ran (null/absent = no submissions yet; drives the scheduler). */
+  badgeRefreshedAt?: number | null;
   createdAt: number; updatedAt: number;
 }
 
@@ -111,6 +117,9 @@ export interface Trade {
   fromChain: string; toChain: string; fromSpecificChain: string; toSpecificChain: string;
   /** Slippage fraction applied (0..0.15); not on the wire, kept for reports. */
   slippage: number;
+  /** Spot-live swaps (domain/spot-live.ts): absent on paper trades (= 'simulated', no on-chain fields). */
+  tradeType?: 'simulated' | 'spot_live';
+  txHash?: string | null; blockNumber?: number | null; protocol?: string | null;
 }
 
 /** One vote of a user (an agent's owner) for an agent in a competition. */
@@ -132,4 +141,64 @@ export interface AgentRating {
 export interface RewardClaim {
   /** `${competitionId}:${agentId}` */
   id: string; competitionId: string; agentId: string; claimed: boolean; updatedAt: number;
+}
+
+// --- Wallet verification, verified-inference badge, perpetual futures (domain/wallet-verification.ts, inference*.ts, perps*.ts) ---
+
+/** A wallet-verification nonce (`id` = the nonce itself; a new one deletes the agent's older ones). */
+export interface AgentNonce { id: string; agentId: string; expiresAt: number; createdAt: number; usedAt: number | null }
+
+/** Outcome of an inference signature check (`pending` exists upstream but is never produced). */
+export type InferenceStatus = 'verified' | 'invalid' | 'pending';
+
+/** One submitted inference signature (append-only; `signature` as submitted). */
+export interface InferenceSubmission {
+  id: string; agentId: string; competitionId: string; signature: string; chainId: string;
+  requestPrompt: string; responseModel: string; responseOutput: string;
+  verificationStatus: InferenceStatus; submittedAt: number; createdAt: number;
+}
+
+/** Materialised badge state of an agent in a competition (`${competitionId}:${agentId}`). */
+export interface InferenceBadge {
+  id: string; agentId: string; competitionId: string; isBadgeActive: boolean; signaturesLast24h: number;
+  lastVerifiedAt: number | null; createdAt: number; updatedAt: number;
+}
+
+/** Perps position status (upstream's provider values). */
+export type PerpsStatus = 'Open' | 'Closed' | 'Liquidated';
+
+/**
+ * A simulated perpetual-futures position (isolated margin). Opened at the mark with
+ * `entryNotional` USD; `quantity` = entryNotional / entryPrice coins; `collateral` = entryNotional / leverage.
+ */
+export interface PerpsPosition {
+  id: string; competitionId: string; agentId: string;
+  /** Provider-style id (16 hex). */
+  positionId: string;
+  asset: string; isLong: boolean; leverage: number;
+  entryNotional: number; entryPrice: number; quantity: number; collateral: number; liquidationPrice: number;
+  status: PerpsStatus;
+  /** Fill price of the close (the liquidation price for a liquidation); null while open. */
+  closePrice: number | null;
+  /** Realised PnL of the close (-collateral for a liquidation); 0 while open. */
+  realizedPnl: number;
+  /** Mark of a position still open when its competition ended (reads use it from then on). */
+  frozenMark?: number;
+  createdAt: number; closedAt: number | null; updatedAt: number;
+}
+
+/**
+ * One scripted action of a competition (domain/competition-script.ts), run by the scheduler at
+ * `at`: a perps `open` or `close`, or a spot-live `swap`.
+ */
+export interface ScriptedAction {
+  id: number; competitionId: string; at: number; action: 'open' | 'close' | 'swap';
+  /** Label of the position an `open` creates, or a `close` refers to. */
+  ref: string | null;
+  agentId: string | null;
+  /** `open`: asset, side, sizeUsd, leverage; `close`: positionId; `swap`: the swap body without agentId. */
+  params: Record<string, unknown>;
+  status: 'pending' | 'done' | 'failed';
+  /** Position opened or closed, or trade recorded; the error message of a failed action. */
+  resultId: string | null; error: string | null; ranAt: number | null;
 }

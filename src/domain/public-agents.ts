@@ -103,7 +103,7 @@ async function competitionStats(tx: ReadTx<Tables>, agent: Agent): Promise<{ sta
   // Newest end first; Array.prototype.sort is stable, so equal instants keep registration order.
   trophies.sort((a, b) => b.endedAt - a.endedAt);
   const stats = {
-    completedCompetitions: completed, totalTrades: await tx.count('trades', 'agent', agent.id), totalPositions: 0,
+    completedCompetitions: completed, totalTrades: await tx.count('trades', 'agent', agent.id), totalPositions: await tx.count('perpsPositions', 'agent', agent.id),
     totalVotes: await agentVoteCount(tx, agent.id), ...(best ? { bestPlacement: best } : {}),
   };
   return { stats, trophies: trophies.map(({ endedAt: _e, ...t }) => t) };

@@ -1,7 +1,8 @@
 // Table schema of the store: table name -> row type and secondary indexes.
 import type { Schema } from '../ports/store.js';
 import type {
-  Admin, Agent, AgentRating, Arena, Balance, Competition, CompetitionAgent, LeaderboardEntry, PortfolioSnapshot, RewardClaim, Trade, User, Vote,
+  Admin, Agent, AgentNonce, AgentRating, Arena, Balance, Competition, CompetitionAgent, InferenceBadge, InferenceSubmission, LeaderboardEntry,
+  PerpsPosition, ScriptedAction, PortfolioSnapshot, RewardClaim, Trade, User, Vote,
 } from './model.js';
 
 /** Row type of every table. */
@@ -19,6 +20,11 @@ export interface Tables {
   votes: Vote;
   ratings: AgentRating;
   rewardClaims: RewardClaim;
+  agentNonces: AgentNonce;
+  inferenceSubmissions: InferenceSubmission;
+  inferenceBadges: InferenceBadge;
+  perpsPositions: PerpsPosition;
+  scriptActions: ScriptedAction;
 }
 
 const lower = (s: string | null) => (s === null ? null : s.toLowerCase());
@@ -56,4 +62,18 @@ export const TABLES: Schema<Tables> = {
   // Ratings (domain/rating.ts): `board` is `type:<type>` for the global rows, `arena:<id>` for arena rows.
   ratings: { key: 'id', indexes: { board: (r) => (r.arenaId === null ? `type:${r.type}` : `arena:${r.arenaId}`), agent: (r) => r.agentId } },
   rewardClaims: { key: 'id', indexes: { agent: (r) => r.agentId } },
+  // Wallet verification, inference badges, perps, scripted actions (domain/wallet-verification.ts, inference.ts, perps*.ts, competition-script.ts).
+  agentNonces: { key: 'id', indexes: { agent: (r) => r.agentId } },
+  inferenceSubmissions: {
+    key: 'id',
+    indexes: {
+      competition: (r) => r.competitionId, agentCompetition: (r) => `${r.agentId}:${r.competitionId}`,
+      signature: (r) => `${r.competitionId}:${r.signature}`,
+    },
+  },
+  inferenceBadges: { key: 'id', indexes: { competition: (r) => r.competitionId } },
+  perpsPositions: {
+    key: 'id', indexes: { competition: (r) => r.competitionId, agentCompetition: (r) => `${r.agentId}:${r.competitionId}`, agent: (r) => r.agentId },
+  },
+  scriptActions: { key: 'id', indexes: { competition: (r) => r.competitionId } },
 };

@@ -1,13 +1,15 @@
-// Scheduler: virtual-time jobs (auto-start, periodic snapshots, auto-end) derived from stored state, run in due-time order.
+// Scheduler: virtual-time jobs (auto-start, scripted actions, periodic snapshots, badge refresh, auto-end) derived from stored state, run in due-time order.
 import type { ManualClockLike } from '../ports/clock.js';
 import type { Deps } from '../domain/deps.js';
 import { DomainError } from '../domain/errors.js';
+import { runDueScriptActions } from '../domain/competition-script.js';
+import { nextBadgeRefreshAt, refreshCompetitionBadges } from '../domain/inference.js';
 import { endCompetitionWithTeamsTx } from '../domain/legacy/admin-lifecycle.js';
 import { periodicSnapshot, startCompetitionTx } from '../domain/lifecycle.js';
 import type { Competition } from '../domain/model.js';
 
 /** Kinds of job, in the order they run when due at the same instant. */
-export const JOB_ORDER = ['start', 'snapshot', 'end'] as const;
+export const JOB_ORDER = ['start', 'script', 'snapshot', 'badge', 'end'] as const;
 
 /** One due job. */
 export interface Job { kind: (typeof JOB_ORDER)[number]; competitionId: string; at: number; seq: number }
@@ -29,19 +31,28 @@ export function dueJobs(comps: readonly Competition[], until: number, interval: 
     }
     if (c.status !== 'active') return;
     if (c.endDate !== null && c.endDate <= until) jobs.push({ kind: 'end', competitionId: c.id, at: c.endDate, seq });
-    if (c.type !== 'perpetual_futures') {
-      const next = nextSnapshotAt(c, interval);
-      // A periodic snapshot at or after the end date never runs: the end takes the final one.
-      if (next !== null && next <= until && (c.endDate === null || next < c.endDate)) {
-        jobs.push({ kind: 'snapshot', competitionId: c.id, at: next, seq });
-      }
+    // Perps competitions snapshot too: their job is the perps sync (liquidations, then equity snapshots).
+    const next = nextSnapshotAt(c, interval);
+    // A periodic snapshot at or after the end date never runs: the end takes the final one.
+    if (next !== null && next <= until && (c.endDate === null || next < c.endDate)) {
+      jobs.push({ kind: 'snapshot', competitionId: c.id, at: next, seq });
     }
+    // Scripted perps/spot-live actions (an action at the end date still runs, before the end).
+    const script = c.nextScriptActionAt ?? null;
+    if (script !== null && script <= until && (c.endDate === null || script <= c.endDate)) {
+      jobs.push({ kind: 'script', competitionId: c.id, at: script, seq });
+    }
+    // Inference badge refresh every 15 minutes once the competition has submissions (the end freezes them).
+    const badge = nextBadgeRefreshAt(c);
+    if (badge !== null && badge <= until && (c.endDate === null || badge < c.endDate)) jobs.push({ kind: 'badge', competitionId: c.id, at: badge, seq });
   });
   return jobs.sort((a, b) => a.at - b.at || JOB_ORDER.indexOf(a.kind) - JOB_ORDER.indexOf(b.kind) || a.seq - b.seq);
 }
 
 async function runJob(deps: Deps, job: Job): Promise<void> {
   if (job.kind === 'snapshot') return periodicSnapshot(deps, job.competitionId);
+  if (job.kind === 'script') return runDueScriptActions(deps, job.competitionId);
+  if (job.kind === 'badge') return refreshCompetitionBadges(deps, job.competitionId);
   await deps.store.transact(async (tx) => {
     if (job.kind === 'start') await startCompetitionTx(deps, tx, job.competitionId);
     // The auto-end deactivates teams exactly like the admin end (legacy generation).

@@ -137,12 +137,12 @@ describe('GET /api/leaderboard (other types, empty world)', () => {
     const start = await s.call('POST', '/api/admin/competition/start', { key: ADMIN_KEY, body: { name: 'Perps', type: 'perpetual_futures', agentIds: [a.agentId, b.agentId] } });
     expect(start.status, JSON.stringify(start.body)).to.equal(200);
     const cid = start.body.competition.id as string;
-    // Perps values come from the provider upstream; here snapshot rows stand in for it.
-    await s.world.deps.store.transact(async (tx) => {
-      for (const [agentId, totalValue] of [[a.agentId, 900], [b.agentId, 1200]] as const) {
-        await tx.insert('snapshots', { id: await tx.nextSeq('snapshots'), competitionId: cid, agentId, timestamp: s.world.deps.clock.now(), totalValue });
-      }
+    // B goes long SOL and SOL rises: B's Calmar ratio beats A's (flat) at the end.
+    const open = await s.call('POST', `/api/admin/competitions/${cid}/perps/positions`, {
+      key: ADMIN_KEY, body: { agentId: b.agentId, asset: 'SOL', side: 'long', sizeUsd: 1000, leverage: 2 },
     });
+    expect(open.status, JSON.stringify(open.body)).to.equal(200);
+    s.world.deps.prices.overrides.set({ address: 'So11111111111111111111111111111111111111112', specificChain: 'svm', price: 165 });
     await s.world.advance(MINUTE);
     expect((await s.call('POST', '/api/admin/competition/end', { key: ADMIN_KEY, body: { competitionId: cid } })).status).to.equal(200);
     const want = replay([['B', 'A']]);
@@ -153,6 +153,6 @@ describe('GET /api/leaderboard (other types, empty world)', () => {
       expect(res.body.agents.map((x: any) => x.score)).to.deep.equal([scoreOf(want.get('B')!), scoreOf(want.get('A')!)]);
     }
     expect((await s.call('GET', '/api/leaderboard')).body.agents).to.deep.equal([]);
-    expect((await s.call('GET', '/api/leaderboard')).body.stats).to.deep.equal({ activeAgents: 2, totalTrades: 0, totalPositions: 0, totalVolume: 0, totalCompetitions: 1 });
+    expect((await s.call('GET', '/api/leaderboard')).body.stats).to.deep.equal({ activeAgents: 2, totalTrades: 0, totalPositions: 1, totalVolume: 0, totalCompetitions: 1 });
   });
 });

@@ -1,4 +1,4 @@
-// Scheduler on virtual time: auto-start, auto-end, snapshot cadence aligned to the start, perps and sandbox skips.
+// Scheduler on virtual time: auto-start, auto-end, snapshot cadence aligned to the start (perps too), sandbox skips.
 import { expect } from 'chai';
 import { createWorld, type World } from '../../src/world.js';
 import { setupAdmin } from '../../src/domain/admins.js';
@@ -55,13 +55,13 @@ describe('scheduler', () => {
     expect(await w.deps.store.read((tx) => tx.count('leaderboards'))).to.equal(1);
   });
 
-  it('skips sandbox competitions for auto-start and perps competitions for periodic snapshots', async () => {
+  it('skips sandbox competitions for auto-start; perps competitions snapshot account equity on the same cadence', async () => {
     const { w, agentId } = await worldWithAgent();
     await createCompetition(w.deps, { name: 'Sandbox', sandboxMode: true, startDate: T0 });
     const perps = await startCompetition(w.deps, { create: { name: 'Perps', type: 'perpetual_futures' }, agentIds: [agentId] });
     const jobs = await w.advance(30 * MIN);
-    expect(jobs).to.deep.equal([]);
-    expect(await snapTimes(w, perps.competition.id)).to.deep.equal([]);
+    expect(jobs.map((j) => [j.kind, (j.at - T0) / MIN])).to.deep.equal([5, 10, 15, 20, 25, 30].map((m) => ['snapshot', m]));
+    expect(await snapTimes(w, perps.competition.id)).to.deep.equal([0, 5, 10, 15, 20, 25, 30]);
   });
 
   it('retries a failing auto-start on the next advance instead of looping', async () => {

@@ -18,6 +18,10 @@ import { PARTICIPATION_ROUTES } from './participation.routes.js';
 import { PRICE_ROUTES } from './price.routes.js';
 import { SIM_ROUTES } from './sim.routes.js';
 import { TRADE_ROUTES } from './trade.routes.js';
+import { AUTH_ROUTES } from './auth.routes.js';
+import { INFERENCE_ROUTES } from './inference.routes.js';
+import { PERPS_ROUTES } from './perps.routes.js';
+import { SPOT_LIVE_ROUTES } from './spot-live.routes.js';
 
 /** All routes; Koa mounting, dispatch, OpenAPI and msw read this array. */
 export const ROUTES: readonly RouteDef[] = [
@@ -39,6 +43,11 @@ export const ROUTES: readonly RouteDef[] = [
   ...PUBLIC_ARENA_ROUTES,
   ...LEADERBOARD_ROUTES,
   ...ADMIN_REWARD_ROUTES,
+  // Wallet verification, verified-inference badge, perps, spot-live swaps and competition scripts.
+  ...AUTH_ROUTES,
+  ...INFERENCE_ROUTES,
+  ...PERPS_ROUTES,
+  ...SPOT_LIVE_ROUTES,
   // Simulation control; createServer leaves these out when the sim API is off.
   ...SIM_ROUTES,
 ];

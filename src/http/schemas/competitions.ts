@@ -29,6 +29,8 @@ const competitionFields = {
   vips: strList, allowlist: strList, blocklist: strList, minRecallRank: { type: 'integer', minimum: 1 }, allowlistOnly: bool,
   // Legacy (team era) field: only literal true enables cross-chain trading, any other value disables it.
   allowCrossChainTrading: {}, slippageModel: { type: 'string', enum: ['legacy', 'current'] },
+  // Perps: each account's starting equity in USD (default 10000).
+  perpsInitialEquityUsd: { type: 'number', exclusiveMinimum: 0 },
 };
 
 export const createCompetitionBody = obj(competitionFields, ['name']);

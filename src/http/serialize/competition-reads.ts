@@ -35,15 +35,16 @@ export function apiCompetitionDetail(d: CompetitionDetail) {
   };
 }
 
-/** A participant row: upstream's current fields plus the spec era's `position` and `voteCount`. */
+/** A participant row: upstream's current fields plus the spec era's `position` and `voteCount` (risk fields: perps only). */
 export function apiParticipant(r: ParticipantRow) {
   const active = r.registration.status === 'active';
   return {
     id: r.agent.id, name: r.agent.name, handle: r.agent.handle, description: r.agent.description, imageUrl: r.agent.imageUrl,
     score: r.score, active, deactivationReason: active ? null : r.registration.deactivationReason, rank: r.rank, position: r.rank,
     portfolioValue: r.score, pnl: r.pnl, pnlPercent: r.pnlPercent, change24h: r.change24h, change24hPercent: r.change24hPercent,
-    voteCount: r.voteCount, calmarRatio: null, sortinoRatio: null, simpleReturn: null, maxDrawdown: null, downsideDeviation: null,
-    hasRiskMetrics: false,
+    voteCount: r.voteCount, calmarRatio: r.risk?.calmarRatio ?? null, sortinoRatio: r.risk?.sortinoRatio ?? null,
+    simpleReturn: r.risk?.simpleReturn ?? null, maxDrawdown: r.risk?.maxDrawdown ?? null, downsideDeviation: r.risk?.downsideDeviation ?? null,
+    hasRiskMetrics: r.risk !== null,
   };
 }
 

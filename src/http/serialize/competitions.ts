@@ -15,6 +15,9 @@ export function apiCompetition(c: Competition) {
     rewards: c.rewards, tradingConstraints: c.tradingConstraints,
     paperTradingConfig: c.paperTradingConfig, paperTradingInitialBalances: c.initialBalances,
     createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt),
+    // HEAD's evaluationMetric, and the perps starting equity (perps and spot-live only).
+    ...(c.type === 'perpetual_futures' ? { evaluationMetric: 'calmar_ratio', perpsInitialEquityUsd: c.perpsInitialEquityUsd ?? 10_000 } : {}),
+    ...(c.type === 'spot_live_trading' ? { evaluationMetric: 'simple_return' } : {}),
   };
 }
 

@@ -10,8 +10,8 @@ export function apiTrade(t: Trade) {
     fromAmount: t.fromAmount, toAmount: t.toAmount, price: t.price, tradeAmountUsd: t.tradeAmountUsd,
     toTokenSymbol: t.toTokenSymbol, fromTokenSymbol: t.fromTokenSymbol, success: true, error: null, reason: t.reason,
     timestamp: iso(t.timestamp), fromChain: t.fromChain, toChain: t.toChain, fromSpecificChain: t.fromSpecificChain,
-    toSpecificChain: t.toSpecificChain, tradeType: 'simulated', txHash: null, blockNumber: null, protocol: null,
-    gasUsed: null, gasPrice: null, gasCostUsd: null,
+    toSpecificChain: t.toSpecificChain, tradeType: t.tradeType ?? 'simulated', txHash: t.txHash ?? null, blockNumber: t.blockNumber ?? null,
+    protocol: t.protocol ?? null, gasUsed: null, gasPrice: null, gasCostUsd: null,
   };
 }
 
@@ -21,7 +21,7 @@ export function apiCompetitionTrade(t: Trade, agent: Pick<Agent, 'id' | 'name' |
     id: t.id, competitionId: t.competitionId, agentId: t.agentId, fromToken: t.fromToken, toToken: t.toToken,
     fromAmount: t.fromAmount, toAmount: t.toAmount, fromTokenSymbol: t.fromTokenSymbol, toTokenSymbol: t.toTokenSymbol,
     fromSpecificChain: t.fromSpecificChain, toSpecificChain: t.toSpecificChain, tradeAmountUsd: t.tradeAmountUsd,
-    timestamp: iso(t.timestamp), reason: t.reason, txHash: null, tradeType: 'simulated',
+    timestamp: iso(t.timestamp), reason: t.reason, txHash: t.txHash ?? null, tradeType: t.tradeType ?? 'simulated',
     agent: agent ? { id: agent.id, name: agent.name, imageUrl: agent.imageUrl, description: agent.description } : null,
   };
 }

@@ -1,0 +1,96 @@
+// Risk-adjusted rankings from equity snapshots: Calmar and Sortino for perps, simple return (ROI) for spot-live (reference features §3.6, §4).
+import type { ReadTx } from '../ports/store.js';
+import type { Competition, PortfolioSnapshot } from './model.js';
+import type { Tables } from './tables.js';
+
+/** Floor of the drawdown and downside-deviation divisors (upstream's 0.0001). */
+export const RATIO_FLOOR = 0.0001;
+
+/** Risk metrics of one equity series (oldest first). `annualizedReturn` is upstream's raw period return. */
+export interface RiskMetrics {
+  simpleReturn: number; annualizedReturn: number; maxDrawdown: number; calmarRatio: number;
+  sortinoRatio: number; downsideDeviation: number;
+}
+
+/**
+ * Upstream's formulas: simpleReturn = (last - first) / first; maxDrawdown = min over the series of
+ * (value - running peak) / running peak (<= 0); calmar = simpleReturn / max(|maxDrawdown|, 0.0001);
+ * per-step returns r = v_t / v_(t-1) - 1, downside deviation = sqrt(mean(min(r, 0)^2)),
+ * sortino = mean(r) / (downside deviation, or 0.0001 when 0). Null with fewer than two values or a
+ * first value <= 0 (no metrics yet).
+ */
+export function riskMetrics(values: readonly number[]): RiskMetrics | null {
+  if (values.length < 2 || !(values[0]! > 0)) return null;
+  const first = values[0]!;
+  const simpleReturn = (values[values.length - 1]! - first) / first;
+  let peak = first;
+  let maxDrawdown = 0;
+  for (const v of values) {
+    peak = Math.max(peak, v);
+    if (peak > 0) maxDrawdown = Math.min(maxDrawdown, (v - peak) / peak);
+  }
+  const steps: number[] = [];
+  for (let i = 1; i < values.length; i++) steps.push(values[i - 1]! > 0 ? values[i]! / values[i - 1]! - 1 : 0);
+  const avg = steps.reduce((a, b) => a + b, 0) / steps.length;
+  const downsideDeviation = Math.sqrt(steps.reduce((a, r) => a + Math.min(r, 0) ** 2, 0) / steps.length);
+  return {
+    simpleReturn, annualizedReturn: simpleReturn, maxDrawdown,
+    calmarRatio: simpleReturn / Math.max(Math.abs(maxDrawdown), RATIO_FLOOR),
+    sortinoRatio: avg / (downsideDeviation === 0 ? RATIO_FLOOR : downsideDeviation), downsideDeviation,
+  };
+}
+
+/** True for competition types ranked by a metric rather than by value. */
+export function isMetricRanked(comp: Competition): boolean {
+  return comp.type === 'perpetual_futures' || comp.type === 'spot_live_trading';
+}
+
+/** Snapshots oldest first (timestamp, then storage order). */
+function chronological(snaps: readonly PortfolioSnapshot[]): PortfolioSnapshot[] {
+  return [...snaps].sort((a, b) => a.timestamp - b.timestamp);
+}
+
+/** One ranked agent: latest snapshot value, the ranking metric (null = none yet) and the risk metrics. */
+export interface MetricRanked { agentId: string; value: number; metric: number | null; risk: RiskMetrics | null }
+
+/** The series metrics of one agent in a competition (null without two snapshots). */
+export async function agentRiskMetrics(tx: ReadTx<Tables>, competitionId: string, agentId: string): Promise<RiskMetrics | null> {
+  return riskMetrics(chronological(await tx.find('snapshots', 'agentCompetition', `${agentId}:${competitionId}`)).map((s) => s.totalValue));
+}
+
+/**
+ * Live ranking of a metric-ranked competition over `agentIds` (agents without a snapshot are
+ * absent): perps by Calmar ratio, spot-live by simple return (0 when the first value is <= 0),
+ * descending with missing metrics last, ties by latest value descending, then registration order.
+ */
+export async function metricRanking(tx: ReadTx<Tables>, comp: Competition, agentIds: readonly string[]): Promise<MetricRanked[]> {
+  const rows: MetricRanked[] = [];
+  for (const agentId of agentIds) {
+    const snaps = chronological(await tx.find('snapshots', 'agentCompetition', `${agentId}:${comp.id}`));
+    if (snaps.length === 0) continue;
+    const values = snaps.map((s) => s.totalValue);
+    const risk = riskMetrics(values);
+    const first = values[0]!;
+    const metric = comp.type === 'perpetual_futures' ? risk?.calmarRatio ?? null : first > 0 ? (values[values.length - 1]! - first) / first : 0;
+    rows.push({ agentId, value: values[values.length - 1]!, metric, risk });
+  }
+  return rows.sort((a, b) => {
+    if (a.metric !== b.metric) {
+      if (a.metric === null) return 1;
+      if (b.metric === null) return -1;
+      return b.metric - a.metric;
+    }
+    return b.value - a.value;
+  });
+}
+
+/**
+ * Final order of a metric-ranked competition's leaderboard rows (built from snapshots by the end
+ * transaction): the live ranking, each row's score becoming the metric (upstream stores Calmar for
+ * perps, simple return for spot-live; equity when an agent has no metric yet).
+ */
+export async function finalMetricRows<R extends { agentId: string; score: number }>(tx: ReadTx<Tables>, comp: Competition, rows: readonly R[]): Promise<R[]> {
+  const order = await metricRanking(tx, comp, rows.map((r) => r.agentId));
+  const byId = new Map(rows.map((r) => [r.agentId, r]));
+  return order.map((o) => ({ ...byId.get(o.agentId)!, score: o.metric ?? o.value }));
+}
