@@ -11,6 +11,10 @@ export type { Fault, FaultSpec } from './ports/faults.js';
 export type { WorldFixture } from './fixture.js';
 export type { FeedDef } from './adapters/prices/feeds.js';
 export { createLogger } from './logging.js';
+export { StatePersistence, type WorldPersistence } from './persistence.js';
+export { FileStore, type FileStoreOptions } from './adapters/file/file-store.js';
+export { StateCorruptError, StateVersionError } from './adapters/file/frame.js';
+export { StateLockedError } from './adapters/file/state-files.js';
 export { DomainError } from './domain/errors.js';
 export type { Deps, WorldConfig } from './domain/deps.js';
 export {

@@ -17,7 +17,8 @@ import { FaultTable } from './adapters/faults/fault-table.js';
 import { RequestJournal } from './http/journal.js';
 import { RateLimiter } from './http/rate-limit.js';
 import type { SimControl } from './http/sim-control.js';
-import type { StoreDump, StoreSnapshot } from './ports/store.js';
+import type { Store, StoreDump, StoreSnapshot } from './ports/store.js';
+import type { WorldPersistence } from './persistence.js';
 import { runUntil, type Job } from './sim/scheduler.js';
 import { createSimControl } from './sim-control.js';
 
@@ -62,7 +63,7 @@ export type ResettableOptions = Pick<WorldOptions, (typeof RESETTABLE_OPTIONS)[n
 export interface WorldCore {
   deps: Deps;
   clock: ManualClock | SystemClock;
-  store: MemoryStore<Tables>;
+  store: Store<Tables>;
   prices: FeedPriceSource;
   faults: FaultTable;
   /** Null when rate limiting is off. */
@@ -84,7 +85,7 @@ export function packageVersion(): string {
 }
 
 /** Builds one core: adapters, store with aux states, seeded arenas, admin and fixture. */
-async function buildCore(options: WorldOptions): Promise<WorldCore> {
+async function buildCore(options: WorldOptions, persistence?: WorldPersistence): Promise<WorldCore> {
   const config = resolveConfig(options, packageVersion());
   const rateLimits = options.rateLimits ?? 'off';
   if (rateLimits !== 'upstream' && rateLimits !== 'off') throw new Error(`rateLimits must be upstream or off, got ${String(rateLimits)}`);
@@ -103,7 +104,7 @@ async function buildCore(options: WorldOptions): Promise<WorldCore> {
   const faults = new FaultTable();
   const prices = new FeedPriceSource(catalogue, buildFeed(feedDef, config.seed, config.startTime), faults);
   const limiter = rateLimits === 'upstream' ? new RateLimiter() : null;
-  const store = new MemoryStore<Tables>(TABLES, { freeze: options.freezeRows ?? false });
+  const store = persistence ? persistence.newStore(options.freezeRows ?? false) : new MemoryStore<Tables>(TABLES, { freeze: options.freezeRows ?? false });
   store.attach('clock', clock);
   store.attach('ids', ids);
   store.attach('priceOverrides', prices.overrides);
@@ -120,6 +121,15 @@ async function buildCore(options: WorldOptions): Promise<WorldCore> {
   return { deps, clock, store, prices, faults, limiter, createdAt, adminKey, fixture };
 }
 
+/** Runs due jobs up to `target`, then moves the clock there inside a transaction (journaled; no rollback undoes it). */
+async function moveClock(core: WorldCore, target: number): Promise<Job[]> {
+  const ran = await runUntil(core.deps, core.clock, target);
+  await core.store.transact(async () => {
+    if (target > core.clock.now()) core.clock.set(target);
+  });
+  return ran;
+}
+
 /** The creation options with a reset's seed, options and admin key on top. */
 function resetOptions(base: WorldOptions, seed: number | string | undefined, opts: { options?: ResettableOptions; adminKey?: string }): WorldOptions {
   const o: WorldOptions = { ...base, ...opts.options };
@@ -133,12 +143,19 @@ function resetOptions(base: WorldOptions, seed: number | string | undefined, opt
  * current core: `deps`, `config` and friends are read through it on every call, so a reset that
  * swaps the core leaves no stale reference in a running server.
  */
-export async function createWorld(options: WorldOptions = {}): Promise<World> {
-  const first = await buildCore(options);
+export async function createWorld(options: WorldOptions = {}, persistence?: WorldPersistence): Promise<World> {
+  if (persistence) options = persistence.options(options);
+  const first = await buildCore(options, persistence);
   const baseline = await first.store.snapshot();
   let core = first;
   const snapshots = new Map<string, StoreSnapshot>();
   let snapCount = 0;
+  if (persistence) {
+    const opened = await persistence.open(options, first, (r) => buildCore(resetOptions(options, r.seed, r), persistence));
+    core = opened.core;
+    for (const [id, s] of opened.snapshots) snapshots.set(id, s);
+    snapCount = snapshots.size;
+  }
   const journal = new RequestJournal();
 
   const world: World = {
@@ -149,16 +166,18 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
     get fixture() { return core.fixture; },
     advance(ms) {
       if (!Number.isFinite(ms) || ms < 0) return Promise.reject(new Error('advance: ms must be a finite number >= 0'));
-      return runUntil(core.deps, core.clock, core.clock.now() + ms);
+      return moveClock(core, core.clock.now() + ms);
     },
     setTime(ms) {
       if (!Number.isFinite(ms)) return Promise.reject(new Error('setTime: not a finite time'));
       if (ms < core.clock.now()) return Promise.reject(new Error('setTime: time only moves forward'));
-      return runUntil(core.deps, core.clock, ms);
+      return moveClock(core, ms);
     },
     async snapshot() {
       const id = `snap-${++snapCount}`;
-      snapshots.set(id, await core.store.snapshot());
+      const s = await core.store.snapshot();
+      snapshots.set(id, s);
+      await persistence?.saveSnapshot(core, id, s);
       return id;
     },
     async restore(id) {
@@ -176,8 +195,9 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
         core = first;
       } else {
         // Built aside and swapped only once complete: bad options leave the running world untouched.
-        core = await buildCore(resetOptions(options, seed, opts));
+        core = await buildCore(resetOptions(options, seed, opts), persistence);
       }
+      await persistence?.activate(core, sameAsCreated ? null : { ...(seed !== undefined ? { seed } : {}), ...opts });
       snapshots.clear();
       snapCount = 0;
       journal.clear();

@@ -13,6 +13,10 @@ export interface ServeArgs {
   simApi?: true;
   /** `--rate-limits upstream|off` (default off). */
   rateLimits?: 'upstream' | 'off';
+  /** `--state <dir>`: keep the world in this directory across restarts (default: memory only). */
+  state?: string;
+  /** `--state-compact-mb <n>`: compact once the journal is this many MB (default 16). */
+  stateCompactMb?: number;
   /** `--wallet-domain <text>`: the `Domain:` wallet verification expects (default: the server's base URL). */
   walletDomain?: string;
   /** `--inference-signer <address>` (repeatable): trusted inference signers besides upstream's. */
@@ -26,6 +30,7 @@ export const USAGE = `Usage: compsim serve [options]
        compsim run <scenario files or folders> [options]     (compsim run --help)
        compsim record --target <url> --out <file> [options]  (compsim record --help)
        compsim replay --trades <file> --prices <tape.json> [options]  (compsim replay --help)
+       compsim state inspect|compact|export <dir>            (compsim state --help)
        compsim sign-wallet --key <hex> --api-key <key> [--url <url>]  (compsim sign-wallet --help)
        compsim sign-inference --key <hex> --model <m> --prompt <p> --output <o>
 
@@ -39,6 +44,9 @@ Options:
   --log-level <level>   trace|debug|info|warn|error|fatal|silent (default info)
   --sim-api             serve the simulation control API /api/sim/* (admin key; off by default)
   --rate-limits upstream|off  the hosted service's per-agent rate limits on virtual time (default off)
+  --state <dir>         keep the world in <dir> across restarts (journal + snapshots, fsync before each answer;
+                        one process per directory); without it everything stays in memory
+  --state-compact-mb <n>  write a compacted snapshot once the journal reaches n MB (default 16)
   --wallet-domain <text>      Domain: line wallet verification expects (default: this server's base URL)
   --inference-signer <addr>   trust this inference signer too (repeatable; upstream's is always trusted)
   -h, --help            show this help`;
@@ -107,6 +115,13 @@ export function parseServeArgs(argv: string[]): ServeArgs {
         const v = value();
         if (!/^0x[0-9a-fA-F]{40}$/.test(v)) throw new UsageError(`--inference-signer must be an address (0x + 40 hex), got '${v}'`);
         out.inferenceSigners = [...(out.inferenceSigners ?? []), v];
+        break;
+      }
+      case '--state': out.state = value(); break;
+      case '--state-compact-mb': {
+        const v = value();
+        if (!/^\d+(\.\d+)?$/.test(v) || Number(v) <= 0) throw new UsageError(`--state-compact-mb must be a positive number, got '${v}'`);
+        out.stateCompactMb = Number(v);
         break;
       }
       default:

@@ -12,6 +12,8 @@ import { parseServeArgs, UsageError, USAGE, type ServeArgs } from './args.js';
 import { recordMain } from './record.js';
 import { replayMain } from './replay.js';
 import { runMain } from './run.js';
+import { openServeState, stateMain } from './state.js';
+import type { StatePersistence } from '../persistence.js';
 import { signMain } from './sign.js';
 
 /** How often the system clock drives the scheduler. */
@@ -35,6 +37,7 @@ function banner(world: World, url: string, args: ServeArgs): string {
   const lines = [`compsim ${world.deps.config.version} listening on ${url}  (clock: ${args.clock}, seed: ${String(world.deps.config.seed)})`];
   if (args.simApi) lines.push(`simulation control API: ${url}/api/sim/* (admin key)`);
   if (args.rateLimits === 'upstream') lines.push('rate limits: upstream (per agent, on virtual time)');
+  if (args.state) lines.push(`state directory: ${args.state} (kept across restarts)`);
   if (world.adminKey) lines.push(`admin key: ${world.adminKey}`);
   for (const a of world.fixture.agents) lines.push(`agent ${a.name} (@${a.handle}): ${a.apiKey}`);
   for (const c of world.fixture.competitions) lines.push(`competition ${c.name} [${c.status}]: ${c.id}`);
@@ -58,7 +61,9 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
   const host = args.host.includes(':') ? `[${args.host}]` : args.host;
   const url = `http://${host}:${port}`;
   let world: World;
+  let state: StatePersistence | undefined;
   try {
+    state = args.state ? await openServeState(args.state, createLogger({ level: args.logLevel }), args.stateCompactMb) : undefined;
     world = await createWorld({
       clock: args.clock,
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
@@ -67,9 +72,10 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
       ...(args.rateLimits ? { rateLimits: args.rateLimits } : {}),
       walletDomain: args.walletDomain ?? url,
       ...(args.inferenceSigners ? { inferenceSigners: args.inferenceSigners } : {}),
-    });
+    }, state);
   } catch (err) {
     server.close();
+    await state?.close();
     throw err;
   }
   const logger = createLogger({ level: args.logLevel });
@@ -84,7 +90,7 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
     server.close(() => resolve());
     server.closeAllConnections();
   });
-  return { url, stop };
+  return { url, stop: () => stop().then(() => state?.close()) };
 }
 
 /** Entry point: returns the process exit code. */
@@ -93,6 +99,7 @@ export async function main(argv: string[]): Promise<number> {
   if (cmd === 'run') return runMain(rest);
   if (cmd === 'record') return recordMain(rest);
   if (cmd === 'replay') return replayMain(rest);
+  if (cmd === 'state') return stateMain(rest);
   if (cmd === 'sign-wallet' || cmd === 'sign-inference') return signMain(cmd, rest);
   if (cmd === undefined || cmd === '-h' || cmd === '--help' || rest.includes('-h') || rest.includes('--help')) {
     process.stdout.write(`${USAGE}\n`);

@@ -29,6 +29,54 @@ const running = new AsyncLocalStorage<object>();
 /** Current dump format version. */
 export const DUMP_VERSION = 1;
 
+/** Synchronous whole-state operations, handed out by {@link MemoryStore.exclusive} inside the serial queue. */
+export interface MemoryStoreState {
+  snapshot(): StoreSnapshot;
+  restore(s: StoreSnapshot): void;
+  /** A deep copy. */
+  dump(): StoreDump;
+  load(d: StoreDump): void;
+}
+
+function checkSnapshot(s: StoreSnapshot): Snap {
+  const snap = s as Snap;
+  if (!snap || !(snap.tables instanceof Map)) throw new Error('restore: not a snapshot of this store');
+  return snap;
+}
+
+function checkDump(d: StoreDump): void {
+  if (!d || d.format !== 'compsim-world') throw new Error('load: not a compsim-world dump');
+  if (d.version !== DUMP_VERSION) throw new Error(`load: unsupported dump version ${String(d.version)}`);
+}
+
+/** A snapshot of this adapter as a dump; rows are shared, not copied (stored rows are immutable). */
+export function snapshotDump(s: StoreSnapshot): StoreDump {
+  const snap = checkSnapshot(s);
+  return {
+    format: 'compsim-world',
+    version: DUMP_VERSION,
+    tables: Object.fromEntries([...snap.tables].map(([n, rows]) => [n, [...rows.values()]])),
+    seqs: Object.fromEntries(snap.seqs),
+    aux: Object.fromEntries(snap.aux),
+  };
+}
+
+/** A snapshot made from a dump without copying its rows, restorable into a MemoryStore of the same schema. */
+export function snapshotFromDump(d: StoreDump): StoreSnapshot {
+  checkDump(d);
+  return snapshotOfMaps(
+    new Map(Object.entries(d.tables).map(([n, rows]) => [n, new Map((rows as { id: string | number }[]).map((r) => [r.id, r]))])),
+    new Map(Object.entries(d.seqs ?? {})),
+    new Map(Object.entries(d.aux ?? {})),
+  );
+}
+
+/** A snapshot of rows already in maps (table -> id -> row, insertion order), sequences and aux captures; nothing is copied. */
+export function snapshotOfMaps(tables: Map<string, Map<string | number, unknown>>, seqs: Map<string, number>, aux: Map<string, unknown>): StoreSnapshot {
+  const snap: Snap = { kind: 'compsim-snapshot', tables, seqs, aux };
+  return snap;
+}
+
 /** Memory implementation of the {@link Store} port. */
 export class MemoryStore<T> implements Store<T> {
   private readonly tables = new Map<string, TableData>();
@@ -65,7 +113,35 @@ export class MemoryStore<T> implements Store<T> {
   }
 
   snapshot(): Promise<StoreSnapshot> {
-    return this.enqueue(async () => {
+    return this.enqueue(async () => this.state.snapshot());
+  }
+
+  restore(s: StoreSnapshot): Promise<void> {
+    checkSnapshot(s);
+    return this.enqueue(async () => this.state.restore(s));
+  }
+
+  dump(): Promise<StoreDump> {
+    return this.enqueue(async () => this.state.dump());
+  }
+
+  load(d: StoreDump): Promise<void> {
+    checkDump(d);
+    return this.enqueue(async () => this.state.load(d));
+  }
+
+  /**
+   * Runs `fn` in the serial queue like any other call, with synchronous access to the whole state.
+   * For adapters that wrap this store (the file store journals a restore, a load or a compaction
+   * point at its exact position in the queue).
+   */
+  exclusive<R>(fn: (state: MemoryStoreState) => R | Promise<R>): Promise<R> {
+    return this.enqueue(async () => fn(this.state));
+  }
+
+  /** The synchronous whole-state operations behind snapshot, restore, dump, load and exclusive. */
+  private readonly state: MemoryStoreState = {
+    snapshot: () => {
       const snap: Snap = {
         kind: 'compsim-snapshot',
         tables: new Map([...this.tables].map(([n, t]) => [n, t.copyRows()])),
@@ -73,41 +149,30 @@ export class MemoryStore<T> implements Store<T> {
         aux: this.captureAux(),
       };
       return snap;
-    });
-  }
-
-  restore(s: StoreSnapshot): Promise<void> {
-    const snap = s as Snap;
-    if (!snap || !(snap.tables instanceof Map)) throw new Error('restore: not a snapshot of this store');
-    return this.enqueue(async () => {
+    },
+    restore: (s) => {
+      const snap = checkSnapshot(s);
       for (const [name, t] of this.tables) t.replaceRows(new Map(snap.tables.get(name) ?? []));
       this.seqs = new Map(snap.seqs);
       this.applyAux(snap.aux);
-    });
-  }
-
-  dump(): Promise<StoreDump> {
-    return this.enqueue(async () => ({
+    },
+    dump: () => ({
       format: 'compsim-world' as const,
       version: DUMP_VERSION,
       tables: Object.fromEntries([...this.tables].map(([n, t]) => [n, structuredClone([...t.rows.values()])])),
       seqs: Object.fromEntries(this.seqs),
       aux: Object.fromEntries(this.captureAux()),
-    }));
-  }
-
-  load(d: StoreDump): Promise<void> {
-    if (!d || d.format !== 'compsim-world') throw new Error('load: not a compsim-world dump');
-    if (d.version !== DUMP_VERSION) throw new Error(`load: unsupported dump version ${String(d.version)}`);
-    return this.enqueue(async () => {
+    }),
+    load: (d) => {
+      checkDump(d);
       for (const [name, t] of this.tables) {
         const rows = (d.tables[name] ?? []) as { id: string | number }[];
         t.replaceRows(new Map(rows.map((r) => [r.id, this.prepare(structuredClone(r))])));
       }
       this.seqs = new Map(Object.entries(d.seqs ?? {}));
       this.applyAux(new Map(Object.entries(d.aux ?? {})));
-    });
-  }
+    },
+  };
 
   /** Runs `fn` after every earlier call has settled; rejects nested calls, which would deadlock. */
   private enqueue<R>(fn: () => Promise<R>): Promise<R> {

@@ -18,8 +18,11 @@ export class TableData {
   private indexes = new Map<string, Map<string, Set<Id>>>();
   private order = new Map<Id, number>();
   private nextOrder = 0;
+  /** The index definitions as a list (not re-derived per row: restores index every row). */
+  private readonly defList: [string, IndexFn][];
 
   constructor(private readonly defs: Record<string, IndexFn>) {
+    this.defList = Object.entries(defs);
     this.rebuild();
   }
 
@@ -89,7 +92,7 @@ export class TableData {
   }
 
   private index(id: Id, row: unknown): void {
-    for (const [name, fn] of Object.entries(this.defs)) {
+    for (const [name, fn] of this.defList) {
       const key = fn(row as never);
       if (key === null) continue;
       const idx = this.indexes.get(name)!;
@@ -100,7 +103,7 @@ export class TableData {
   }
 
   private unindex(id: Id, row: unknown): void {
-    for (const [name, fn] of Object.entries(this.defs)) {
+    for (const [name, fn] of this.defList) {
       const key = fn(row as never);
       if (key === null) continue;
       const bucket = this.indexes.get(name)!.get(key);

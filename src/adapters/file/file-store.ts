@@ -1,0 +1,249 @@
+// File-backed Store adapter: the memory store's tables plus a write-ahead journal; a call resolves only once its effect is on disk.
+import type { AuxState, ReadTx, Schema, Store, StoreDump, StoreSnapshot, WriteTx } from '../../ports/store.js';
+import { MemoryStore, snapshotDump, snapshotOfMaps, type MemoryStoreState } from '../memory/memory-store.js';
+import { StateDir, type CompactionPoint, type JournalSource, type StateDirOptions } from './state-dir.js';
+
+/** Options of {@link FileStore}: exactly one of `dir` and `state`. */
+export interface FileStoreOptions extends StateDirOptions {
+  /** A state directory the store opens itself on its first call: it recovers what the directory holds, or starts it. */
+  dir?: string;
+  /** An open state directory shared by several stores; this one journals only once activated or adopting. */
+  state?: StateDir;
+  /** Deep-freeze stored rows (tests). */
+  freeze?: boolean;
+}
+
+/** Extra fields of a full-state record. */
+export interface StateRecordExtra {
+  /** Replaces the directory's owner metadata. */
+  meta?: unknown;
+  /** Drops every named snapshot. */
+  clearNamed?: boolean;
+}
+
+type Op = ['p', string, unknown] | ['d', string, string | number];
+
+/** The transaction handle given to `fn`, recording every write it makes. */
+function recording<T>(tx: WriteTx<T>, ops: Op[], seqs: Map<string, number>): WriteTx<T> {
+  return {
+    get: tx.get, all: tx.all, find: tx.find, count: tx.count,
+    insert: async (t, row) => {
+      const stored = await tx.insert(t, row);
+      ops.push(['p', String(t), stored]);
+      return stored;
+    },
+    put: async (t, row) => {
+      const stored = await tx.put(t, row);
+      ops.push(['p', String(t), stored]);
+      return stored;
+    },
+    delete: async (t, id) => {
+      const deleted = await tx.delete(t, id);
+      if (deleted) ops.push(['d', String(t), id]);
+      return deleted;
+    },
+    nextSeq: async (name) => {
+      const v = await tx.nextSeq(name);
+      seqs.set(name, v);
+      return v;
+    },
+  };
+}
+
+/**
+ * The {@link Store} port on files. Tables live in a {@link MemoryStore}; every committed
+ * transaction appends one journal record (its row writes, sequences and the aux states it
+ * changed) inside the serial queue, and the call resolves only after the group-commit writer has
+ * synced that record, so an answered request survives `kill -9` and power loss. A restore, load
+ * or activation appends a full-state record. Reads wait for the records they may have seen.
+ */
+export class FileStore<T> implements Store<T>, JournalSource {
+  private readonly memory: MemoryStore<T>;
+  private readonly auxes = new Map<string, AuxState>();
+  /** JSON of each aux state as the journal last recorded it: records carry only the ones that changed. */
+  private baseline = new Map<string, string>();
+  private sink: StateDir | null;
+  private opening: Promise<void> | null = null;
+
+  constructor(schema: Schema<T>, private readonly options: FileStoreOptions) {
+    if ((options.dir === undefined) === (options.state === undefined)) throw new Error('FileStore needs exactly one of dir and state');
+    this.memory = new MemoryStore(schema, { freeze: options.freeze ?? false });
+    this.sink = options.state ?? null;
+  }
+
+  /** The state directory (null before a `dir` store's first call). */
+  get stateDir(): StateDir | null {
+    return this.sink;
+  }
+
+  attach(name: string, aux: AuxState): void {
+    this.memory.attach(name, aux);
+    this.auxes.set(name, aux);
+  }
+
+  read<R>(fn: (tx: ReadTx<T>) => Promise<R>): Promise<R> {
+    const sink = this.sink;
+    if (!sink) return this.open().then(() => this.read(fn));
+    let target = 0;
+    return this.memory.read((tx) => {
+      if (sink.active === this) target = sink.lastSeq;
+      return fn(tx);
+    }).then((r) => this.after(sink, target, r));
+  }
+
+  transact<R>(fn: (tx: WriteTx<T>) => Promise<R>): Promise<R> {
+    const sink = this.sink;
+    if (!sink) return this.open().then(() => this.transact(fn));
+    let seq = 0;
+    return this.memory.transact(async (tx) => {
+      const ops: Op[] = [];
+      const seqs = new Map<string, number>();
+      const result = await fn(recording(tx, ops, seqs));
+      // Still inside the queue: records are appended in commit order; a failed append rolls the transaction back.
+      // A transaction with nothing to record still waits for what it saw (e.g. a clock move another record carries).
+      if (sink.active === this) seq = this.journalTx(sink, ops, seqs) || sink.lastSeq;
+      return result;
+    }).then((r) => this.after(sink, seq, r));
+  }
+
+  snapshot(): Promise<StoreSnapshot> {
+    if (!this.sink) return this.open().then(() => this.snapshot());
+    return this.memory.snapshot();
+  }
+
+  restore(s: StoreSnapshot): Promise<void> {
+    return this.whole((st) => st.restore(s), true);
+  }
+
+  dump(): Promise<StoreDump> {
+    return this.whole((st) => st.dump(), false);
+  }
+
+  load(d: StoreDump): Promise<void> {
+    if (!d || d.format !== 'compsim-world') throw new Error('load: not a compsim-world dump');
+    return this.whole((st) => st.load(d), true);
+  }
+
+  /** Makes this store the journaled one, recording its whole current state (with `extra`) durably. */
+  async activate(extra: StateRecordExtra = {}): Promise<void> {
+    const sink = this.bound();
+    let seq = 0;
+    await this.memory.exclusive((st) => {
+      sink.active = this;
+      seq = this.journalState(sink, st, extra);
+    });
+    await sink.durable(seq);
+  }
+
+  /** Takes over the state the directory recovered at open (nothing is written) and journals from there. */
+  async adopt(): Promise<void> {
+    const sink = this.bound();
+    const rec = sink.recovered;
+    if (!rec) throw new Error('adopt: the state directory recovered nothing');
+    await this.memory.exclusive((st) => {
+      st.restore(snapshotOfMaps(rec.main.tables, rec.main.seqs, rec.main.aux));
+      sink.active = this;
+      this.baseline = new Map([...this.auxes].map(([n, a]) => [n, JSON.stringify(a.capture())]));
+    });
+    sink.recovered = null;
+    sink.maybeCompact();
+  }
+
+  /** Records a named snapshot (its whole content) with the state, durably; a no-op unless this store is journaled. */
+  async saveNamed(id: string, s: StoreSnapshot): Promise<void> {
+    const sink = this.sink;
+    if (!sink || sink.active !== this) return;
+    const d = snapshotDump(s);
+    const seq = sink.append(`"k":"named","id":${JSON.stringify(id)},"tables":${JSON.stringify(d.tables)},"seqs":${JSON.stringify(d.seqs)},"aux":${JSON.stringify(d.aux)}}`);
+    sink.named.set(id, s);
+    await sink.durable(seq);
+  }
+
+  compactionPoint(): Promise<CompactionPoint> {
+    const sink = this.bound();
+    return this.memory.exclusive((st) => {
+      const main = snapshotDump(st.snapshot());
+      const r = sink.rotate(main.aux);
+      this.setBaseline(main.aux);
+      return { seq: r.seq, main, meta: r.meta, named: r.named, rotated: r.rotated };
+    });
+  }
+
+  /** Closes a store that opened its own directory (flushes, releases the lock); a no-op otherwise. */
+  async close(): Promise<void> {
+    if (this.options.state || !this.opening) return;
+    await this.opening.catch(() => undefined);
+    await this.sink?.close();
+  }
+
+  private bound(): StateDir {
+    if (!this.sink) throw new Error('FileStore: the state directory is not open');
+    return this.sink;
+  }
+
+  /** Opens a `dir` store's directory once: adopts what it recovered, or records the empty start. */
+  private open(): Promise<void> {
+    this.opening ??= (async () => {
+      const sink = await StateDir.open(this.options.dir!, this.options);
+      this.sink = sink;
+      if (sink.recovered) await this.adopt();
+      else await this.activate();
+    })();
+    return this.opening;
+  }
+
+  /** A whole-state operation in the queue; `writes` ones append a full-state record. */
+  private whole<R>(fn: (st: MemoryStoreState) => R, writes: boolean): Promise<R> {
+    const sink = this.sink;
+    if (!sink) return this.open().then(() => this.whole(fn, writes));
+    let seq = 0;
+    return this.memory.exclusive((st) => {
+      const r = fn(st);
+      if (sink.active === this) seq = writes ? this.journalState(sink, st, {}) : sink.lastSeq;
+      return r;
+    }).then((r) => this.after(sink, seq, r));
+  }
+
+  /** Resolves `r` once record `seq` is durable (the group commit happens here, after the queue moved on). */
+  private async after<R>(sink: StateDir, seq: number, r: R): Promise<R> {
+    if (sink.failed) throw sink.failed;
+    if (seq > 0) await sink.durable(seq);
+    return r;
+  }
+
+  private journalTx(sink: StateDir, ops: Op[], seqs: Map<string, number>): number {
+    const aux: string[] = [];
+    const changed: [string, string][] = [];
+    for (const [n, a] of this.auxes) {
+      const v = a.capture();
+      if (v === undefined) continue;
+      const j = JSON.stringify(v);
+      if (j === this.baseline.get(n)) continue;
+      aux.push(`${JSON.stringify(n)}:${j}`);
+      changed.push([n, j]);
+    }
+    if (ops.length === 0 && seqs.size === 0 && aux.length === 0) return 0;
+    let body = `"k":"tx","ops":${JSON.stringify(ops)}`;
+    if (seqs.size > 0) body += `,"seqs":${JSON.stringify(Object.fromEntries(seqs))}`;
+    if (aux.length > 0) body += `,"aux":{${aux.join(',')}}`;
+    const seq = sink.append(`${body}}`);
+    for (const [n, j] of changed) this.baseline.set(n, j);
+    return seq;
+  }
+
+  private journalState(sink: StateDir, st: MemoryStoreState, extra: StateRecordExtra): number {
+    const d = snapshotDump(st.snapshot());
+    let body = `"k":"state","tables":${JSON.stringify(d.tables)},"seqs":${JSON.stringify(d.seqs)},"aux":${JSON.stringify(d.aux)}`;
+    if (extra.meta !== undefined) body += `,"meta":${JSON.stringify(extra.meta)}`;
+    if (extra.clearNamed) body += ',"clearNamed":true';
+    const seq = sink.append(`${body}}`);
+    this.setBaseline(d.aux);
+    if (extra.meta !== undefined) sink.meta = extra.meta;
+    if (extra.clearNamed) sink.named.clear();
+    return seq;
+  }
+
+  private setBaseline(aux: Record<string, unknown>): void {
+    this.baseline = new Map(Object.entries(aux).map(([n, v]) => [n, JSON.stringify(v)]));
+  }
+}

@@ -1,0 +1,167 @@
+// Reads a state directory without changing it: the newest snapshot, then every journal record after it, checked and in order.
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StoreDump } from '../../ports/store.js';
+import { DUMP_VERSION } from '../memory/memory-store.js';
+import { FORMAT_VERSION, parseFrame, scanFrames, StateCorruptError, type TornTail } from './frame.js';
+import { listStateFiles, type StateFiles } from './state-files.js';
+
+type Id = string | number;
+
+/** Store contents as plain maps (rows in insertion order), the shape records are replayed into. */
+export interface StoreImage { tables: Map<string, Map<Id, unknown>>; seqs: Map<string, number>; aux: Map<string, unknown> }
+
+/** Everything a state directory holds. */
+export interface ReplayState {
+  main: StoreImage;
+  /** Opaque metadata of the owner (the world's creation and reset options). */
+  meta: unknown;
+  /** Named snapshots kept with the state (the world's `/api/sim/snapshots`). */
+  named: Map<string, StoreDump>;
+  /** Seq of the last record applied (0 = none). */
+  seq: number;
+  /** Wall time of the last record or snapshot written, epoch ms. */
+  lastWrite: number | null;
+}
+
+/** What was read, for `state inspect` and the startup log. */
+export interface ReplayReport {
+  snapshot: { name: string; seq: number; bytes: number } | null;
+  journals: { name: string; base: number; bytes: number; records: number; lastSeq: number; headerOk: boolean }[];
+  /** Records applied after the snapshot. */
+  replayed: number;
+  torn: (TornTail & { file: string }) | null;
+  temps: string[];
+}
+
+/** Record fields shared by every journal record. */
+export interface RecordBase { seq: number; w: number }
+
+/** An empty image. */
+export const emptyImage = (): StoreImage => ({ tables: new Map(), seqs: new Map(), aux: new Map() });
+
+/** Builds an image from a dump's tables, seqs and aux (rows kept as they are). */
+export function imageOf(d: { tables?: Record<string, unknown[]>; seqs?: Record<string, number>; aux?: Record<string, unknown> }): StoreImage {
+  return {
+    tables: new Map(Object.entries(d.tables ?? {}).map(([n, rows]) => [n, new Map((rows as { id: Id }[]).map((r) => [r.id, r]))])),
+    seqs: new Map(Object.entries(d.seqs ?? {})),
+    aux: new Map(Object.entries(d.aux ?? {})),
+  };
+}
+
+/** The image as a versioned dump; `tableOrder` lists tables first (with empty ones), others follow. */
+export function dumpOf(img: StoreImage, tableOrder: readonly string[] = []): StoreDump {
+  const names = [...new Set([...tableOrder, ...img.tables.keys()])];
+  return {
+    format: 'compsim-world',
+    version: DUMP_VERSION,
+    tables: Object.fromEntries(names.map((n) => [n, [...(img.tables.get(n)?.values() ?? [])]])),
+    seqs: Object.fromEntries(img.seqs),
+    aux: Object.fromEntries(img.aux),
+  };
+}
+
+/** Applies one journal record (any kind) to the state. */
+export function applyRecord(state: ReplayState, rec: Record<string, any>): void {
+  switch (rec.k) {
+    case 'tx': {
+      const { tables } = state.main;
+      for (const [op, t, x] of rec.ops as [string, string, any][]) {
+        let m = tables.get(t);
+        if (!m) tables.set(t, (m = new Map()));
+        if (op === 'p') m.set(x.id, x);
+        else m.delete(x);
+      }
+      for (const [n, v] of Object.entries((rec.seqs ?? {}) as Record<string, number>)) state.main.seqs.set(n, v);
+      for (const [n, v] of Object.entries((rec.aux ?? {}) as Record<string, unknown>)) state.main.aux.set(n, v);
+      break;
+    }
+    case 'state':
+      state.main = imageOf(rec);
+      if ('meta' in rec) state.meta = rec.meta;
+      if (rec.clearNamed) state.named.clear();
+      break;
+    case 'named':
+      state.named.set(rec.id, dumpOf(imageOf(rec)));
+      break;
+    default:
+      throw new Error(`unknown record kind ${JSON.stringify(rec.k)}`);
+  }
+  state.seq = rec.seq;
+  state.lastWrite = rec.w;
+}
+
+function readSnapshot(dir: string, name: string, state: ReplayState): number {
+  const file = join(dir, name);
+  const buf = readFileSync(file);
+  const { frames } = scanFrames(buf, file, false);
+  const head = frames[0] ? parseFrame<Record<string, any>>(frames[0], file) : null;
+  if (!head || head.k !== 'snapshot' || head.format !== 'compsim-state-snapshot') throw new StateCorruptError(file, 0, 'not a compsim state snapshot');
+  if (head.version > FORMAT_VERSION) throw new StateCorruptError(file, 0, `snapshot version ${head.version} is newer than ${FORMAT_VERSION}`);
+  const images = new Map<string, StoreImage>([['', emptyImage()]]);
+  for (const id of head.named as string[]) images.set(id, emptyImage());
+  let ended = false;
+  for (const f of frames.slice(1)) {
+    const rec = parseFrame<Record<string, any>>(f, file);
+    const img = images.get(rec.s);
+    if (ended || (rec.k !== 'end' && !img)) throw new StateCorruptError(file, f.offset, ended ? 'data after the end frame' : `unknown section ${JSON.stringify(rec.s)}`);
+    if (rec.k === 'rows') {
+      let m = img!.tables.get(rec.t);
+      if (!m) img!.tables.set(rec.t, (m = new Map()));
+      for (const r of rec.rows as { id: Id }[]) m.set(r.id, r);
+    } else if (rec.k === 'seqs') img!.seqs = new Map(Object.entries(rec.seqs));
+    else if (rec.k === 'aux') img!.aux = new Map(Object.entries(rec.aux));
+    else if (rec.k === 'end' && rec.frames === frames.length) ended = true;
+    else throw new StateCorruptError(file, f.offset, `unexpected ${JSON.stringify(rec.k)} frame`);
+  }
+  if (!ended) throw new StateCorruptError(file, buf.length, 'the snapshot has no end frame (incomplete)');
+  state.main = images.get('')!;
+  state.meta = head.meta;
+  for (const id of head.named as string[]) state.named.set(id, dumpOf(images.get(id)!));
+  state.seq = head.seq;
+  state.lastWrite = head.w;
+  return buf.length;
+}
+
+/**
+ * Reads `dir` into a state: the newest snapshot, then the journal records after it. Records must
+ * follow each other without a gap; only the end of the last journal file may be torn (reported,
+ * not cut: the caller decides). Throws StateCorruptError naming the file and offset otherwise.
+ */
+export function readState(dir: string, files: StateFiles = listStateFiles(dir)): { state: ReplayState; report: ReplayReport } {
+  const state: ReplayState = { main: emptyImage(), meta: null, named: new Map(), seq: 0, lastWrite: null };
+  const report: ReplayReport = { snapshot: null, journals: [], replayed: 0, torn: null, temps: files.temps };
+  const snap = files.snapshots.at(-1);
+  if (snap) report.snapshot = { name: snap.name, seq: snap.seq, bytes: readSnapshot(dir, snap.name, state) };
+  if (snap && state.seq !== snap.seq) throw new StateCorruptError(join(dir, snap.name), 0, `holds seq ${state.seq}, its name says ${snap.seq}`);
+  files.journals.forEach((j, i) => {
+    const next = files.journals[i + 1];
+    if (next && next.base <= state.seq + 1) return; // every record in it is older than the snapshot
+    const file = join(dir, j.name);
+    const last = i === files.journals.length - 1;
+    const { frames, torn } = scanFrames(readFileSync(file), file, last);
+    if (torn) report.torn = { ...torn, file };
+    const entry = { name: j.name, base: j.base, bytes: statSync(file).size, records: 0, lastSeq: j.base - 1, headerOk: false };
+    report.journals.push(entry);
+    if (j.base > state.seq + 1) throw new StateCorruptError(file, 0, `records ${state.seq + 1}..${j.base - 1} are missing (no snapshot or journal holds them)`);
+    if (frames.length === 0 && last) return; // the header itself was torn: nothing was acknowledged here
+    const head = frames[0] ? parseFrame<Record<string, any>>(frames[0], file) : null;
+    if (!head || head.k !== 'journal' || head.base !== j.base) throw new StateCorruptError(file, 0, 'not a compsim journal (bad header frame)');
+    entry.headerOk = true;
+    if (j.base === state.seq + 1) for (const [n, v] of Object.entries(head.aux ?? {})) state.main.aux.set(n, v);
+    for (const f of frames.slice(1)) {
+      const rec = parseFrame<RecordBase & Record<string, any>>(f, file);
+      entry.records += 1;
+      entry.lastSeq = rec.seq;
+      if (rec.seq <= state.seq) continue;
+      if (rec.seq !== state.seq + 1) throw new StateCorruptError(file, f.offset, `record ${rec.seq} follows record ${state.seq}: records are missing`);
+      try {
+        applyRecord(state, rec);
+      } catch (err) {
+        throw new StateCorruptError(file, f.offset, (err as Error).message);
+      }
+      report.replayed += 1;
+    }
+  });
+  return { state, report };
+}

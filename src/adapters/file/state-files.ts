@@ -1,0 +1,155 @@
+// State directory files: names, listing, the one-process lock, atomic writes and directory fsync.
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** Name of the lock file inside a state directory. */
+export const LOCK_FILE = 'LOCK';
+const DIGITS = 16;
+
+/** `journal-<first record seq>.log`, zero-padded so names sort in order. */
+export const journalName = (base: number) => `journal-${String(base).padStart(DIGITS, '0')}.log`;
+/** `snapshot-<last record seq it contains>.snap`. */
+export const snapshotName = (seq: number) => `snapshot-${String(seq).padStart(DIGITS, '0')}.snap`;
+
+/** The files of a state directory, oldest first. */
+export interface StateFiles {
+  snapshots: { name: string; seq: number }[];
+  journals: { name: string; base: number }[];
+  /** Leftovers of interrupted snapshot writes (`*.tmp`), never read. */
+  temps: string[];
+}
+
+/** Lists the state files of `dir` (other files are ignored). */
+export function listStateFiles(dir: string): StateFiles {
+  const out: StateFiles = { snapshots: [], journals: [], temps: [] };
+  for (const name of readdirSync(dir).sort()) {
+    const snap = /^snapshot-(\d+)\.snap$/.exec(name);
+    const journal = /^journal-(\d+)\.log$/.exec(name);
+    if (snap) out.snapshots.push({ name, seq: Number(snap[1]) });
+    else if (journal) out.journals.push({ name, base: Number(journal[1]) });
+    else if (name.endsWith('.tmp')) out.temps.push(name);
+  }
+  return out;
+}
+
+/** Makes renames, creations and deletions in `dir` durable. */
+export async function fsyncDir(dir: string): Promise<void> {
+  const fh = await open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Writes `name` in `dir` atomically: a `.tmp` file, fsync, rename over the final name, fsync of
+ * the directory. A crash leaves either no file or the complete one (plus a `.tmp` to delete).
+ */
+export async function writeFileAtomic(dir: string, name: string, chunks: AsyncIterable<Buffer> | Iterable<Buffer>): Promise<number> {
+  const tmp = join(dir, `${name}.tmp`);
+  const fh = await open(tmp, 'w');
+  let bytes = 0;
+  try {
+    for await (const chunk of chunks) {
+      for (let off = 0; off < chunk.length;) off += (await fh.write(chunk, off)).bytesWritten;
+      bytes += chunk.length;
+    }
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await rename(tmp, join(dir, name));
+  await fsyncDir(dir);
+  return bytes;
+}
+
+/** Another live process holds the state directory. */
+export class StateLockedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StateLockedError';
+  }
+}
+
+/** Start time of a process in clock ticks since boot (`/proc/<pid>/stat` field 22); null where there is no procfs. */
+function startTime(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Who holds the lock of `dir`: its pid and whether that process is alive; null when unlocked. */
+export function lockHolder(dir: string): { pid: number | null; alive: boolean } | null {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, LOCK_FILE), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  const m = /^(\d+)(?: (\d+))?$/.exec(text.trim());
+  const pid = m ? Number(m[1]) : null;
+  return { pid, alive: pid !== null && alive(pid, m?.[2] ?? null) };
+}
+
+/** True when `pid` runs and, where the lock recorded a start time, is still the process that wrote it (pids get reused). */
+function alive(pid: number, started: string | null): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false; // EPERM: exists, owned by someone else
+  }
+  const now = started === null ? null : startTime(pid);
+  return now === null || now === started;
+}
+
+/** A held lock. */
+export interface StateLock { release(): void }
+
+/**
+ * Takes the lock of `dir`: `LOCK` created exclusively with this pid (and, on Linux, the process's
+ * start time, so a pid reused by another process is not mistaken for the holder). A lock left by a
+ * process that no longer runs (a crash) is taken over with a notice; a live holder (this process
+ * included) is refused with {@link StateLockedError}.
+ */
+export function acquireLock(dir: string, warn: (msg: string) => void): StateLock {
+  const path = join(dir, LOCK_FILE);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = openSync(path, 'wx');
+      try {
+        const started = startTime(process.pid);
+        writeSync(fd, `${process.pid}${started === null ? '' : ` ${started}`}\n`);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      return {
+        release() {
+          if (lockHolder(dir)?.pid === process.pid) unlinkSync(path);
+        },
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = lockHolder(dir);
+      if (holder?.alive) {
+        throw new StateLockedError(`state directory ${dir} is in use by process ${holder.pid} (lock file ${path}): `
+          + 'only one compsim process may open a state directory at a time');
+      }
+      if (holder) {
+        warn(`taking over the stale lock ${path}${holder.pid === null ? '' : ` of process ${holder.pid}, which is no longer running`}`);
+        try {
+          unlinkSync(path);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+        }
+      }
+    }
+  }
+  throw new StateLockedError(`could not take the lock ${path}: another process keeps taking it`);
+}

@@ -1,0 +1,137 @@
+// `compsim state inspect|compact|export <dir>`, and opening a state directory for `compsim serve --state`.
+import { existsSync, writeFileSync } from 'node:fs';
+import { StateDir, type StateLogger } from '../adapters/file/state-dir.js';
+import { StateCorruptError, StateVersionError, FORMAT_VERSION } from '../adapters/file/frame.js';
+import { dumpOf, readState } from '../adapters/file/replay.js';
+import { listStateFiles, lockHolder, StateLockedError } from '../adapters/file/state-files.js';
+import { TABLES } from '../domain/tables.js';
+import { StatePersistence, type WorldMeta } from '../persistence.js';
+
+/** Usage of `compsim state`. */
+export const STATE_USAGE = `Usage: compsim state inspect <dir> [--json]   summary: files, record counts, last write, format, rows per table
+       compsim state compact <dir>           write a snapshot of everything and drop the journal before it (server stopped)
+       compsim state export <dir> [--out <file>]  the world as the JSON document GET /api/sim/dump returns
+
+<dir> is a directory written by compsim serve --state <dir>. inspect and export only read it (a
+running server may keep writing); compact takes the directory's lock.`;
+
+const TABLE_ORDER = Object.keys(TABLES);
+
+/** A state directory that is not there (a message, not a stack). */
+class NoStateDir extends Error {}
+const mb = (n: number) => `${(n / 2 ** 20).toFixed(2)} MB`;
+const iso = (ms: number | null) => (ms === null ? 'never' : new Date(ms).toISOString());
+
+/** Opens a state directory for `serve` (lock, recovery) and logs what it found. */
+export async function openServeState(dir: string, log: StateLogger, compactMb?: number): Promise<StatePersistence> {
+  const persistence = await StatePersistence.open(dir, { log, ...(compactMb !== undefined ? { compactBytes: compactMb * 2 ** 20 } : {}) });
+  const { report, lastSeq } = persistence.state;
+  log.info(lastSeq === 0 ? `state directory ${dir} is new` : `state directory ${dir}: ${lastSeq} records`
+    + `${report.snapshot ? ` (snapshot at ${report.snapshot.seq})` : ''}, ${report.replayed} replayed from the journal`);
+  return persistence;
+}
+
+function summary(dir: string) {
+  const files = listStateFiles(dir);
+  const { state, report } = readState(dir, files);
+  const holder = lockHolder(dir);
+  const meta = state.meta as WorldMeta | null;
+  const counts = Object.fromEntries([...new Set([...TABLE_ORDER, ...state.main.tables.keys()])].map((t) => [t, state.main.tables.get(t)?.size ?? 0]));
+  const clock = state.main.aux.get('clock');
+  return {
+    dir, format: 'compsim-state', version: FORMAT_VERSION,
+    lock: holder ? { pid: holder.pid, running: holder.alive } : null,
+    records: state.seq, lastWrite: state.lastWrite === null ? null : iso(state.lastWrite),
+    snapshot: report.snapshot, journals: report.journals.map(({ name, base, bytes, records, lastSeq }) => ({ name, base, bytes, records, lastSeq })),
+    torn: report.torn, leftovers: report.temps,
+    clock: meta?.created?.clock === 'system' ? { systemOffsetMs: clock } : { virtualTime: typeof clock === 'number' ? iso(clock) : null },
+    world: meta ? { created: meta.created, reset: meta.reset } : null,
+    namedSnapshots: [...state.named.keys()],
+    tables: counts,
+  };
+}
+
+/** A short description of world options: scalars as they are, a fixture by its size, the admin without secrets. */
+function describeOptions(o: Record<string, unknown>): string {
+  return Object.entries(o).map(([k, v]) => {
+    if (k === 'fixture' && v && typeof v === 'object') {
+      const f = v as { users?: unknown[]; competitions?: unknown[] };
+      return `fixture (${f.users?.length ?? 0} users, ${f.competitions?.length ?? 0} competitions)`;
+    }
+    if (k === 'admin') return 'admin';
+    const text = JSON.stringify(v);
+    return `${k} ${text.length > 40 ? `${text.slice(0, 37)}...` : text}`;
+  }).join(', ') || 'defaults';
+}
+
+function printSummary(s: ReturnType<typeof summary>): string {
+  const rows: [string, string][] = [
+    ['state directory', s.dir],
+    ['format', `${s.format}, version ${s.version}`],
+    ['lock', s.lock ? `held by process ${s.lock.pid} (${s.lock.running ? 'running' : 'not running: a stale lock, taken over on the next start'})` : 'free'],
+    ['records', `${s.records} (last write ${s.lastWrite ?? 'never'})`],
+    ['snapshot', s.snapshot ? `${s.snapshot.name}: records 1..${s.snapshot.seq}, ${mb(s.snapshot.bytes)}` : 'none yet'],
+    ...s.journals.map((j): [string, string] => ['journal', `${j.name}: ${j.records} records${j.records ? ` (${j.lastSeq - j.records + 1}..${j.lastSeq})` : ''}, ${mb(j.bytes)}`]),
+    ['torn tail', s.torn ? `${s.torn.file} at byte offset ${s.torn.offset}: ${s.torn.bytes} bytes (${s.torn.reason}); cut on the next start` : 'none'],
+    ['clock', 'virtualTime' in s.clock ? `${s.clock.virtualTime ?? 'unknown'} (virtual)` : `system time ${String(s.clock.systemOffsetMs)} ms offset`],
+    ['world', s.world ? `created with ${describeOptions(s.world.created as Record<string, unknown>)}`
+      + `${s.world.reset ? `; reset with ${describeOptions({ ...s.world.reset.options, ...(s.world.reset.seed !== undefined ? { seed: s.world.reset.seed } : {}) })}` : ''}` : 'not written by compsim serve'],
+    ['named snapshots', s.namedSnapshots.length ? s.namedSnapshots.join(', ') : 'none'],
+    ['rows', Object.entries(s.tables).filter(([, n]) => n > 0).map(([t, n]) => `${t} ${n}`).join(', ') || 'none'],
+  ];
+  const w = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n');
+}
+
+function takeOption(args: string[], name: string): string | undefined | null {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const v = args[i + 1];
+  args.splice(i, 2);
+  return v === undefined || v.startsWith('--') ? null : v;
+}
+
+/** Where `compsim state` writes. */
+export interface StateIo { out: { write(s: string): unknown }; err: { write(s: string): unknown } }
+
+/** Entry point of `compsim state ...`; returns the exit code (2 misuse, 1 unreadable or locked directory). */
+export async function stateMain(argv: string[], io: StateIo = { out: process.stdout, err: process.stderr }): Promise<number> {
+  const args = [...argv];
+  const [sub] = args.splice(0, 1);
+  if (sub === undefined || sub === '-h' || sub === '--help' || args.includes('--help') || args.includes('-h')) {
+    io.out.write(`${STATE_USAGE}\n`);
+    return sub === undefined ? 2 : 0;
+  }
+  const json = args.includes('--json') && sub === 'inspect';
+  if (json) args.splice(args.indexOf('--json'), 1);
+  const out = sub === 'export' ? takeOption(args, '--out') : undefined;
+  if (!['inspect', 'compact', 'export'].includes(sub) || args.length !== 1 || out === null || args[0]!.startsWith('--')) {
+    io.err.write(`compsim state: ${!['inspect', 'compact', 'export'].includes(sub) ? `unknown subcommand '${sub}'` : 'expected one state directory and the options shown'}\n\n${STATE_USAGE}\n`);
+    return 2;
+  }
+  const dir = args[0]!;
+  try {
+    if (!existsSync(dir)) throw new NoStateDir(`no state directory at ${dir}`);
+    if (sub === 'inspect') {
+      const s = summary(dir);
+      io.out.write(`${json ? JSON.stringify(s, null, 2) : printSummary(s)}\n`);
+    } else if (sub === 'export') {
+      const doc = JSON.stringify({ success: true, ...dumpOf(readState(dir).state.main, TABLE_ORDER) });
+      if (out) writeFileSync(out, `${doc}\n`);
+      else io.out.write(`${doc}\n`);
+    } else {
+      const log = { info: (m: string) => io.out.write(`${m}\n`), warn: (m: string) => io.err.write(`compsim state: ${m}\n`) };
+      const state = await StateDir.open(dir, { log });
+      try {
+        if (!(await state.compactRecovered(TABLE_ORDER))) log.info(`${dir}: nothing to compact (no journal records after the snapshot)`);
+      } finally {
+        await state.close();
+      }
+    }
+    return 0;
+  } catch (err) {
+    const known = err instanceof StateCorruptError || err instanceof StateVersionError || err instanceof StateLockedError || err instanceof NoStateDir;
+    io.err.write(`compsim state: ${known ? (err as Error).message : (err as Error).stack ?? String(err)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,186 @@
+// The file store's state directory: torn ends cut with a notice, corruption and newer versions refused, group commit, compaction, the lock.
+import { expect } from 'chai';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as zlib from 'node:zlib';
+import { crc32Fallback } from '../../src/adapters/file/crc32.js';
+import { FileStore, type FileStoreOptions } from '../../src/adapters/file/file-store.js';
+import { encodeFrame, scanFrames } from '../../src/adapters/file/frame.js';
+import { listStateFiles } from '../../src/adapters/file/state-files.js';
+import { Counter, SCHEMA, type T } from './store-contract.js';
+
+const dirs: string[] = [];
+const fresh = () => {
+  const d = mkdtempSync(join(tmpdir(), 'compsim-state-'));
+  dirs.push(d);
+  return d;
+};
+
+/** Opens a store on `dir` with a counter attached and a log collecting notices. */
+function openStore(dir: string, options: Omit<FileStoreOptions, 'dir'> = {}) {
+  const notices: string[] = [];
+  const store = new FileStore<T>(SCHEMA, { dir, log: { info: (m) => notices.push(m), warn: (m) => notices.push(m) }, ...options });
+  const counter = new Counter();
+  store.attach('counter', counter);
+  return { store, counter, notices };
+}
+
+/** Writes `n` transactions (one row, one log line and a counter bump each), closes, returns the dump. */
+async function fill(dir: string, n: number, options: Omit<FileStoreOptions, 'dir'> = {}) {
+  const { store, counter } = openStore(dir, options);
+  for (let i = 0; i < n; i++) {
+    await store.transact(async (tx) => {
+      await tx.put('items', { id: `i${i % 7}`, group: `g${i % 3}`, n: i });
+      await tx.insert('logs', { id: await tx.nextSeq('logs'), msg: `line ${i} ${'x'.repeat(100)}` });
+      counter.value += 1;
+    });
+  }
+  const dump = await store.dump();
+  await store.close();
+  return dump;
+}
+
+const lastJournal = (dir: string) => join(dir, listStateFiles(dir).journals.at(-1)!.name);
+
+async function reopenError(dir: string): Promise<Error> {
+  const { store } = openStore(dir);
+  try {
+    await store.dump();
+  } catch (err) {
+    return err as Error;
+  } finally {
+    await store.close();
+  }
+  throw new Error('expected the directory to be refused');
+}
+
+describe('FileStore state directory', () => {
+  after(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  it('survives a reopen with rows, order, indexes, sequences and aux states', async () => {
+    const dir = fresh();
+    const before = await fill(dir, 20);
+    const { store, counter } = openStore(dir);
+    expect(await store.dump()).to.deep.equal(before);
+    expect(counter.value).to.equal(20);
+    expect((await store.read((tx) => tx.find('items', 'group', 'g1'))).map((r) => r.id)).to.deep.equal(['i2', 'i5', 'i6']);
+    expect(await store.transact((tx) => tx.nextSeq('logs'))).to.equal(21);
+    await store.close();
+  });
+
+  it('cuts a torn last record (a crash mid-append) with a notice naming the file and offset', async () => {
+    const dir = fresh();
+    const before = await fill(dir, 5);
+    const file = lastJournal(dir);
+    const size = statSync(file).size;
+    const frame = encodeFrame(JSON.stringify({ seq: 6, w: 0, k: 'tx', ops: [['p', 'items', { id: 'torn', group: null, n: 0 }]] }));
+    appendFileSync(file, frame.subarray(0, frame.length - 3));
+    const { store, notices } = openStore(dir);
+    expect(await store.dump()).to.deep.equal(before);
+    expect(notices.join('\n')).to.include(`journal ${file}: cutting a torn last record at byte offset ${size}`);
+    expect(statSync(file).size).to.equal(size);
+    await store.close();
+  });
+
+  it('cuts a zero-filled end (blocks a power cut left unwritten)', async () => {
+    const dir = fresh();
+    const before = await fill(dir, 5);
+    appendFileSync(lastJournal(dir), Buffer.alloc(8192));
+    const { store, notices } = openStore(dir);
+    expect(await store.dump()).to.deep.equal(before);
+    expect(notices.join('\n')).to.include('zero-filled end');
+    await store.close();
+  });
+
+  it('refuses a flipped byte in any complete record, the last one included, naming the file and offset', async () => {
+    for (const which of ['middle', 'last'] as const) {
+      const dir = fresh();
+      await fill(dir, 8);
+      const file = lastJournal(dir);
+      const buf = readFileSync(file);
+      const { frames } = scanFrames(buf, file, false);
+      const f = frames[which === 'middle' ? 4 : frames.length - 1]!;
+      buf[f.offset + 30] ^= 0x01;
+      writeFileSync(file, buf);
+      const err = await reopenError(dir);
+      expect(err.name).to.equal('StateCorruptError');
+      expect(err.message).to.include(`corrupt state file ${file} at byte offset ${f.offset}: payload checksum mismatch`);
+    }
+  });
+
+  it('refuses a directory written by a newer format version', async () => {
+    const dir = fresh();
+    await fill(dir, 2);
+    const file = lastJournal(dir);
+    const buf = readFileSync(file);
+    buf.writeUInt16LE(2, 4);
+    buf.writeUInt32LE(zlib.crc32(buf.subarray(0, 16)) >>> 0, 16);
+    writeFileSync(file, buf);
+    const err = await reopenError(dir);
+    expect(err.name).to.equal('StateVersionError');
+    expect(err.message).to.include(`state file ${file} was written by a newer compsim (format version 2; this build reads version 1)`);
+  });
+
+  it('shares one sync among transactions that commit while another sync runs (group commit)', async () => {
+    const dir = fresh();
+    const { store } = openStore(dir);
+    await store.transact(async (tx) => { await tx.insert('items', { id: 'first', group: null, n: 0 }); });
+    const syncsBefore = store.stateDir!.syncs;
+    await Promise.all(Array.from({ length: 100 }, (_, i) => store.transact(async (tx) => {
+      await tx.insert('items', { id: `c${i}`, group: null, n: i });
+    })));
+    const used = store.stateDir!.syncs - syncsBefore;
+    expect(used).to.be.within(1, 20);
+    const before = await store.dump();
+    await store.close();
+    const again = openStore(dir);
+    expect(await again.store.dump()).to.deep.equal(before);
+    await again.store.close();
+  });
+
+  it('compacts into an atomic snapshot, drops the journal before it, and refuses a damaged snapshot', async () => {
+    const dir = fresh();
+    const before = await fill(dir, 200, { compactBytes: 4096 });
+    const files = listStateFiles(dir);
+    expect(files.snapshots).to.have.length(1);
+    expect(files.journals).to.have.length(1);
+    expect(files.journals[0]!.base).to.equal(files.snapshots[0]!.seq + 1);
+    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).to.deep.equal([]);
+    const { store } = openStore(dir);
+    expect(await store.dump()).to.deep.equal(before);
+    await store.close();
+
+    const snap = join(dir, files.snapshots[0]!.name);
+    const buf = readFileSync(snap);
+    const { frames } = scanFrames(buf, snap, false);
+    buf[frames[1]!.offset + 40] ^= 0x20;
+    writeFileSync(snap, buf);
+    const err = await reopenError(dir);
+    expect(err.message).to.include(`corrupt state file ${snap} at byte offset ${frames[1]!.offset}`);
+  });
+
+  it('lets one process hold a directory at a time and takes over the lock of a dead process or a reused pid', async () => {
+    const dir = fresh();
+    const first = openStore(dir);
+    await first.store.dump();
+    const err = await reopenError(dir);
+    expect(err.name).to.equal('StateLockedError');
+    expect(err.message).to.include(`is in use by process ${process.pid}`);
+    await first.store.close();
+    // A pid nobody has, then this very pid with another start time (a pid reused after a crash).
+    for (const stale of ['999999999', `${process.pid} 1`]) {
+      writeFileSync(join(dir, 'LOCK'), `${stale}\n`);
+      const next = openStore(dir);
+      await next.store.dump();
+      expect(next.notices.join('\n'), stale).to.include('taking over the stale lock');
+      await next.store.close();
+    }
+  });
+
+  it('computes the same CRC-32 as zlib with the fallback table', () => {
+    const data = Buffer.from('compsim journal frame \u00e9\u4e16'.repeat(50));
+    expect(crc32Fallback(data)).to.equal(zlib.crc32(data) >>> 0);
+    expect(crc32Fallback(data.subarray(10), crc32Fallback(data.subarray(0, 10)))).to.equal(zlib.crc32(data) >>> 0);
+  });
+});
