@@ -1,5 +1,7 @@
 // createServer(world): a Koa app (logging + request journal, CORS, body parsing, dispatch, latency faults); never listens by itself.
 import cors from '@koa/cors';
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import type { Logger } from 'pino';
@@ -9,6 +11,8 @@ import type { HttpWorld, RouteDef } from './http/route.js';
 import { compileRoutes, type RouteTable } from './http/router.js';
 import { ROUTES } from './http/routes/index.js';
 import type { Principal } from './domain/model.js';
+import { createResponseChecker, type ResponseViolation } from './http/response-check.js';
+import { webMiddleware } from './web.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions {
@@ -20,6 +24,13 @@ export interface ServerOptions {
   simApi?: boolean;
   /** Waits `ms` of wall time for latency faults (default: a timer); tests inject their own. */
   delay?: (ms: number) => Promise<void>;
+  /**
+   * Test mode: validate every answer against its route's documented response schema (the OpenAPI
+   * document's) and report each mismatch here (route id, status, Ajv's error). Off when absent.
+   */
+  onResponseViolation?: (violation: ResponseViolation) => void;
+  /** Serve `/api/openapi.json`, the docs at `/api/docs` and the dashboard at `/` (default true). */
+  web?: boolean;
 }
 
 /** Maximum accepted request body. */
@@ -51,24 +62,32 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
   const app = new Koa();
   app.silent = true; // errors are answered by the envelope; 500s are logged below
   const onBug = (err: unknown) => log?.error({ err }, 'unhandled error (500)');
+  const onViolation = options.onResponseViolation;
+  const checker = onViolation ? createResponseChecker(options.routes ?? ROUTES) : undefined;
 
   app.use(async (ctx, next) => {
     const t0 = performance.now();
     await next();
     const state = ctx.state as { principal?: Principal; routeId?: string | null };
     const principal = state.principal ?? { kind: 'anonymous' };
+    // Test mode: routed answers against their route's schemas, unrouted errors against the envelope.
+    if (checker && (state.routeId || ctx.status >= 400)) {
+      const v = checker.check({ routeId: state.routeId ?? null, method: ctx.method, path: ctx.path, status: ctx.status, body: ctx.body });
+      if (v) onViolation!(v);
+    }
     world.sim?.record({ method: ctx.method, path: ctx.path, status: ctx.status, principal, routeId: state.routeId ?? null });
     log?.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - t0) * 10) / 10, principal: principalLabel(principal) },
       `${ctx.method} ${ctx.path} ${ctx.status}`);
   });
   app.use(cors());
+  if (options.web ?? true) app.use(webMiddleware({ simApi, version: world.deps.config.version, ...(options.routes ? { routes: options.routes } : {}) }));
   // Body-parser failures (malformed JSON -> 400, over 1 MB -> 413) become envelope errors.
   app.use(async (ctx, next) => {
     try {
       await next();
     } catch (err) {
       const e = err as { status?: number; type?: string };
-      const mapped = e.status === 413 || e.type === 'entity.too.large'
+      const mapped = err instanceof HttpError ? err : e.status === 413 || e.type === 'entity.too.large'
         ? new HttpError(413, `Request body too large (limit ${simApi && ctx.path === LOAD_PATH ? '200' : '1'} MB)`)
         : e.status === 400 || e.type === 'entity.parse.failed'
           ? new HttpError(400, 'Invalid JSON in request body')
@@ -81,7 +100,21 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
   const parseBody = bodyParser({ jsonLimit: BODY_LIMIT, formLimit: BODY_LIMIT, enableTypes: ['json', 'form'], strict: true });
   // Only a world document may be big.
   const parseLoad = bodyParser({ jsonLimit: LOAD_BODY_LIMIT, enableTypes: ['json'], strict: true });
-  app.use((ctx, next) => (simApi && ctx.path === LOAD_PATH ? parseLoad(ctx, next) : parseBody(ctx, next)));
+  // A parser failure without a status (a corrupt gzip, deflate or brotli body fails inside zlib) is
+  // still the request's fault: 400, never a 500.
+  app.use(async (ctx, next) => {
+    let parsed = false;
+    const parse = simApi && ctx.path === LOAD_PATH ? parseLoad : parseBody;
+    try {
+      await parse(ctx, () => {
+        parsed = true;
+        return next();
+      });
+    } catch (err) {
+      if (parsed || (err as { status?: number }).status !== undefined) throw err;
+      throw new HttpError(400, 'Invalid request body encoding');
+    }
+  });
   app.use(async (ctx) => {
     const res = await dispatch(world, table, {
       method: ctx.method, path: ctx.path, headers: ctx.headers, query: ctx.query as Record<string, unknown>,
@@ -96,4 +129,20 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
     ctx.body = res.body;
   });
   return app;
+}
+
+/**
+ * Answers what Node's HTTP parser refuses before any middleware runs (headers or URL over 16 KB:
+ * 431; a malformed request: 400) with the JSON error envelope instead of an empty body.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const body = JSON.stringify({ success: false, error: status === 431 ? 'Request header fields too large' : status === 408 ? 'Request timeout' : 'Bad request' });
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
 }

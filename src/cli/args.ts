@@ -31,6 +31,7 @@ export const USAGE = `Usage: compsim serve [options]
        compsim record --target <url> --out <file> [options]  (compsim record --help)
        compsim replay --trades <file> --prices <tape.json> [options]  (compsim replay --help)
        compsim state inspect|compact|export <dir>            (compsim state --help)
+       compsim openapi [--server-url <url>] [--no-sim] > openapi.json
        compsim sign-wallet --key <hex> --api-key <key> [--url <url>]  (compsim sign-wallet --help)
        compsim sign-inference --key <hex> --model <m> --prompt <p> --output <o>
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // compsim command line: `serve` builds a world (optionally from a fixture) and serves it over HTTP; `run` and `record` handle scenarios.
 import { readFileSync, realpathSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { createLogger } from '../logging.js';
-import { createServer } from '../server.js';
+import { answerClientErrors, createServer } from '../server.js';
 import { createWorld, type World } from '../world.js';
 import type { WorldFixture } from '../fixture.js';
 import { parseServeArgs, UsageError, USAGE, type ServeArgs } from './args.js';
@@ -15,6 +15,7 @@ import { runMain } from './run.js';
 import { openServeState, stateMain } from './state.js';
 import type { StatePersistence } from '../persistence.js';
 import { signMain } from './sign.js';
+import { openapiMain } from './openapi.js';
 
 /** How often the system clock drives the scheduler. */
 const TICK_MS = 1000;
@@ -52,6 +53,13 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
   const fixture = args.world ? readFixture(args.world) : undefined;
   // Listen first: the wallet-verification domain defaults to the base URL, known once bound (port 0).
   const server = createHttpServer();
+  // Until the world is built (a --state recovery can take a while) requests get a 503, not silence.
+  const starting = (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' });
+    res.end(JSON.stringify({ success: false, error: 'compsim is starting; try again in a moment' }));
+  };
+  server.on('request', starting);
+  answerClientErrors(server);
   server.listen(args.port, args.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -79,6 +87,7 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
     throw err;
   }
   const logger = createLogger({ level: args.logLevel });
+  server.off('request', starting);
   server.on('request', createServer(world, { logger, simApi: args.simApi ?? false }).callback());
   out.write(`${banner(world, url, args)}\n`);
   // With the system clock, wall time drives the scheduler from here (never from domain or http code).
@@ -100,6 +109,7 @@ export async function main(argv: string[]): Promise<number> {
   if (cmd === 'record') return recordMain(rest);
   if (cmd === 'replay') return replayMain(rest);
   if (cmd === 'state') return stateMain(rest);
+  if (cmd === 'openapi') return openapiMain(rest);
   if (cmd === 'sign-wallet' || cmd === 'sign-inference') return signMain(cmd, rest);
   if (cmd === undefined || cmd === '-h' || cmd === '--help' || rest.includes('-h') || rest.includes('--help')) {
     process.stdout.write(`${USAGE}\n`);

@@ -80,6 +80,9 @@ export async function listArenas(deps: Deps, q: { limit: number; offset: number;
   return { arenas: sortRows(rows, q.sort).slice(q.offset, q.offset + q.limit), total: rows.length };
 }
 
+/** Fields `PUT /api/admin/arenas/{id}` may change. */
+const UPDATABLE: readonly string[] = ['name', 'category', 'skill', 'venues', 'chains'];
+
 /** Updates an arena; a skill change must keep every competition of the arena compatible. */
 export async function updateArena(deps: Deps, id: string, u: Partial<Omit<ArenaInput, 'id' | 'createdBy'>>): Promise<Arena> {
   return deps.store.transact(async (tx) => {
@@ -90,7 +93,8 @@ export async function updateArena(deps: Deps, id: string, u: Partial<Omit<ArenaI
         throw new DomainError('ARENA_SKILL_CHANGE', { skill: u.skill, count: bad.length, names: bad.map((c) => c.name).join(', ') });
       }
     }
-    const defined = Object.fromEntries(Object.entries(u).filter(([, v]) => v !== undefined));
+    // Only the updatable fields: other body keys (an `id`, `createdAt`, anything) must never reach the row.
+    const defined = Object.fromEntries(Object.entries(u).filter(([k, v]) => UPDATABLE.includes(k) && v !== undefined));
     return tx.put('arenas', { ...arena, ...defined, updatedAt: deps.clock.now() });
   });
 }

@@ -30,6 +30,25 @@ const KEY_PREFIXES = ['/api/agent', '/api/trade', '/api/price', '/api/nfl', '/ap
 /** Legacy-only prefixes: authentication failures there use the team generation's messages. */
 const LEGACY_AUTH_PREFIXES = ['/api/account', '/api/competition', '/api/public', '/api/admin/teams', '/api/admin/reports'];
 
+/**
+ * Deepest nesting of objects and arrays a request body may have (the sim API's world documents get
+ * twice as much). Deeper JSON parses, but could never be answered or dumped again: serialising and
+ * freezing stored rows recurse, so a 10,000-deep `metadata` would turn every later read into a 500.
+ */
+export const MAX_JSON_DEPTH = 128;
+
+/** True when `value` nests deeper than `max` levels (iterative, so a hostile document cannot exhaust the stack here). */
+export function deeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 const under = (prefixes: readonly string[], path: string) => prefixes.some((p) => path === p || path.startsWith(`${p}/`));
 
 function underKeyPrefix(path: string): boolean {
@@ -65,6 +84,8 @@ export async function dispatch(world: HttpWorld, table: RouteTable, req: PlainRe
     if (refused) return { status: refused.status ?? 429, body: refused.body, headers: refused.headers ?? {}, principal, routeId };
     const query = { ...(req.query ?? {}) };
     const body = req.body === undefined ? {} : req.body;
+    const maxDepth = route.def.generation === 'sim' ? 2 * MAX_JSON_DEPTH : MAX_JSON_DEPTH;
+    if (deeperThan(body, maxDepth) || deeperThan(query, maxDepth)) throw new HttpError(400, `Invalid JSON in request body: nested deeper than ${maxDepth} levels`);
     for (const [part, value] of [['params', params], ['query', query], ['body', body]] as const) {
       const msg = route.validators[part]?.(value);
       if (msg) throw new HttpError(400, msg);

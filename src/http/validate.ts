@@ -50,10 +50,25 @@ export function formatErrors(errors: ErrorObject[], part: string, invalid?: Rout
   return `Invalid request: ${entries.map(([w, r]) => `${w} (${r})`).join('; ')}`;
 }
 
+/**
+ * The first parameter that coercion turned into a non-finite number: "1e400" or 400 nines pass as
+ * an integer and become Infinity, which no handler can use and JSON cannot carry back.
+ */
+function nonFinite(value: unknown): string | null {
+  if (!value || typeof value !== 'object') return null;
+  for (const [k, v] of Object.entries(value)) for (const x of Array.isArray(v) ? v : [v]) if (typeof x === 'number' && !Number.isFinite(x)) return k;
+  return null;
+}
+
 function compile(ajv: Ajv, schema: JSONSchema | undefined, part: string, invalid?: RouteDef['invalid']): PartValidator | undefined {
   if (!schema) return undefined;
   const fn: ValidateFunction = ajv.compile(schema);
-  return (value) => (fn(value) ? null : formatErrors(fn.errors ?? [], part, invalid));
+  return (value) => {
+    if (!fn(value)) return formatErrors(fn.errors ?? [], part, invalid);
+    const key = ajv === paramAjv ? nonFinite(value) : null;
+    if (key === null) return null;
+    return invalid ? invalid(key, 'must be a finite number') : `Invalid request: ${key} (must be a finite number)`;
+  };
 }
 
 /** Compiled validators of one route. */

@@ -2,6 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createServer, type ServerOptions } from '../../src/server.js';
+import type { ResponseViolation } from '../../src/http/response-check.js';
 import { createWorld, type World } from '../../src/world.js';
 import type { WorldOptions } from '../../src/config.js';
 
@@ -19,13 +20,41 @@ export interface TestServer {
   call(method: string, path: string, opts?: CallOptions): Promise<CallResult>;
 }
 
+/**
+ * Answers of test servers that did not match their documented response schema (every test server
+ * runs in test mode). A root hook fails the test during which they happened, naming each one.
+ */
+export const responseViolations: ResponseViolation[] = [];
+
+function violationsError(): Error | null {
+  if (responseViolations.length === 0) return null;
+  const list = responseViolations.splice(0);
+  return new Error(`${list.length} response(s) did not match the documented schema (src/http/schemas/responses):\n  ${list.map((v) => v.message).join('\n  ')}`);
+}
+
+// Registered once, at the root suite, by the first test file that imports this helper. `error()` on
+// the hook fails the test that just ran (a throwing root hook would abort every later test instead).
+if (typeof afterEach === 'function') {
+  afterEach('documented responses', function () {
+    const err = violationsError();
+    if (err) (this.test as Mocha.Hook).error(err);
+  });
+  after('documented responses', () => {
+    const err = violationsError();
+    if (err) throw err;
+  });
+}
+
 /** Fixed admin key used by tests that need an admin without calling setup. */
 export const ADMIN_KEY = '0123456789abcdef_fedcba9876543210';
 
-/** Starts `createServer(world, serverOptions)` on an ephemeral port. Rows are frozen to catch mutation. */
+/**
+ * Starts `createServer(world, serverOptions)` on an ephemeral port. Rows are frozen to catch mutation;
+ * every answer is checked against its documented schema (see {@link responseViolations}).
+ */
 export async function startTestServer(options: WorldOptions = {}, serverOptions: ServerOptions = {}): Promise<TestServer> {
   const world = await createWorld({ freezeRows: true, ...options });
-  const server: Server = createServer(world, serverOptions).listen(0, '127.0.0.1');
+  const server: Server = createServer(world, { onResponseViolation: (v) => responseViolations.push(v), ...serverOptions }).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const call = async (method: string, path: string, opts: CallOptions = {}): Promise<CallResult> => {

@@ -30,6 +30,15 @@ describe('/api/admin/arenas', () => {
     expectError(await s.call('GET', '/api/admin/arenas/weekly-base', { key: ADMIN_KEY }), 404, 'Arena with ID weekly-base not found');
   });
 
+  it('updates only the arena fields: other body keys never reach the row (200)', async () => {
+    await s.call('POST', '/api/admin/arenas', { key: ADMIN_KEY, body: arena });
+    const upd = await s.call('PUT', '/api/admin/arenas/weekly-base', { key: ADMIN_KEY, body: { name: 'Renamed', id: 'other', createdAt: 0, agentId: 'x' } });
+    expect(upd.status).to.equal(200);
+    expect(upd.body.arena).to.include({ id: 'weekly-base', name: 'Renamed' }).and.not.have.any.keys('agentId');
+    expect(upd.body.arena.createdAt).to.equal(upd.body.arena.updatedAt);
+    expect((await s.call('GET', '/api/admin/arenas/other', { key: ADMIN_KEY })).status).to.equal(404);
+  });
+
   it('rejects a bad id (400), a duplicate (409) and unknown arenas (404)', async () => {
     expectError(await s.call('POST', '/api/admin/arenas', { key: ADMIN_KEY, body: { ...arena, id: 'Bad_ID' } }), 400, "Arena ID must be lowercase kebab-case (e.g., 'aerodrome-base-weekly')");
     await s.call('POST', '/api/admin/arenas', { key: ADMIN_KEY, body: arena });

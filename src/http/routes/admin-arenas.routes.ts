@@ -4,6 +4,7 @@ import { pagination, parseSort } from '../../domain/paging.js';
 import type { RouteDef } from '../route.js';
 import { apiArena } from '../serialize/competitions.js';
 import { arenaParams, createArenaBody, listArenasQuery, updateArenaBody } from '../schemas/arenas.js';
+import { arenaResponses, createArenaResponses, deleteArenaResponses, listArenasResponses } from '../schemas/responses/admin.js';
 
 const base = { generation: 'current', tag: 'admin', auth: 'admin' } as const;
 
@@ -11,12 +12,12 @@ const base = { generation: 'current', tag: 'admin', auth: 'admin' } as const;
 export const ADMIN_ARENA_ROUTES: RouteDef[] = [
   {
     ...base, id: 'admin.arenas.create', method: 'POST', path: '/api/admin/arenas', summary: 'Create an arena',
-    schemas: { body: createArenaBody },
+    schemas: { responses: createArenaResponses, body: createArenaBody },
     handler: async ({ world, body }) => ({ status: 201, body: { success: true, arena: apiArena(await createArena(world.deps, body)) } }),
   },
   {
     ...base, id: 'admin.arenas.list', method: 'GET', path: '/api/admin/arenas', summary: 'List arenas',
-    schemas: { query: listArenasQuery },
+    schemas: { responses: listArenasResponses, query: listArenasQuery },
     handler: async ({ world, query }) => {
       const { arenas, total } = await listArenas(world.deps, {
         limit: query.limit, offset: query.offset, sort: parseSort(query.sort, ARENA_SORT_FIELDS), ...(query.name ? { name: query.name } : {}),
@@ -26,17 +27,17 @@ export const ADMIN_ARENA_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'admin.arenas.get', method: 'GET', path: '/api/admin/arenas/{id}', summary: 'Get an arena',
-    schemas: { params: arenaParams },
+    schemas: { responses: arenaResponses, params: arenaParams },
     handler: async ({ world, params }) => ({ body: { success: true, arena: apiArena(await getArena(world.deps, params.id!)) } }),
   },
   {
     ...base, id: 'admin.arenas.update', method: 'PUT', path: '/api/admin/arenas/{id}', summary: 'Update an arena',
-    schemas: { params: arenaParams, body: updateArenaBody },
+    schemas: { responses: arenaResponses, params: arenaParams, body: updateArenaBody },
     handler: async ({ world, params, body }) => ({ body: { success: true, arena: apiArena(await updateArena(world.deps, params.id!, body)) } }),
   },
   {
     ...base, id: 'admin.arenas.delete', method: 'DELETE', path: '/api/admin/arenas/{id}', summary: 'Delete an arena',
-    schemas: { params: arenaParams },
+    schemas: { responses: deleteArenaResponses, params: arenaParams },
     handler: async ({ world, params }) => {
       await deleteArena(world.deps, params.id!);
       return { body: { success: true, message: `Arena ${params.id} deleted successfully` } };

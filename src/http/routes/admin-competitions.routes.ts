@@ -13,6 +13,10 @@ import {
   createCompetitionBody, endCompetitionBody, snapshotsQuery, startCompetitionBody, updateCompetitionBody,
 } from '../schemas/competitions.js';
 import { createAnyGeneration, endAnyGeneration, legacyTradingType, startAnyGenerationHandler } from './legacy/shared.js';
+import {
+  addAgentResponses, createCompetitionResponses, endCompetitionResponses, reactivateInCompetitionResponses, removeAgentResponses,
+  snapshotsResponses, startCompetitionResponses, updateCompetitionResponses,
+} from '../schemas/responses/admin.js';
 
 const base = { generation: 'current', tag: 'admin', auth: 'admin' } as const;
 const DATE_FIELDS = ['startDate', 'endDate', 'joinStartDate', 'joinEndDate', 'boostStartDate', 'boostEndDate', 'votingStartDate', 'votingEndDate'] as const;
@@ -39,27 +43,27 @@ function participationBody(message: string, agent: Agent, c: Competition, extra:
 export const ADMIN_COMPETITION_ROUTES: RouteDef[] = [
   {
     ...base, id: 'admin.competitions.create', method: 'POST', path: '/api/admin/competition/create', summary: 'Create a competition',
-    schemas: { body: createCompetitionBody },
+    schemas: { responses: createCompetitionResponses, body: createCompetitionBody },
     handler: (req) => createAnyGeneration(req, toCompetitionInput(req.body)),
   },
   {
     ...base, id: 'admin.competitions.start', method: 'POST', path: '/api/admin/competition/start', summary: 'Start a competition (or create and start one)',
-    schemas: { body: startCompetitionBody },
+    schemas: { responses: startCompetitionResponses, body: startCompetitionBody },
     handler: (req) => startAnyGenerationHandler(req, toCompetitionInput(req.body)),
   },
   {
     ...base, id: 'admin.competitions.end', method: 'POST', path: '/api/admin/competition/end', summary: 'End a competition',
-    schemas: { body: endCompetitionBody },
+    schemas: { responses: endCompetitionResponses, body: endCompetitionBody },
     handler: endAnyGeneration,
   },
   {
     ...base, id: 'admin.competitions.update', method: 'PUT', path: '/api/admin/competition/{competitionId}', summary: 'Update a competition',
-    schemas: { params: uuidParams('competitionId'), body: updateCompetitionBody },
+    schemas: { responses: updateCompetitionResponses, params: uuidParams('competitionId'), body: updateCompetitionBody },
     handler: async ({ world, params, body }) => ({ body: { success: true, competition: apiCompetition(await updateCompetition(world.deps, params.competitionId!, toCompetitionInput(body))) } }),
   },
   {
     ...base, id: 'admin.competitions.snapshots', method: 'GET', path: '/api/admin/competition/{competitionId}/snapshots', summary: 'Portfolio snapshots of a competition',
-    schemas: { params: uuidParams('competitionId'), query: snapshotsQuery },
+    schemas: { responses: snapshotsResponses, params: uuidParams('competitionId'), query: snapshotsQuery },
     handler: async ({ world, params, query }) => {
       const snaps = await competitionSnapshots(world.deps, params.competitionId!, query.agentId);
       return { body: { success: true, snapshots: snaps.map(apiSnapshot) } };
@@ -67,7 +71,7 @@ export const ADMIN_COMPETITION_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'admin.competitions.agents.add', method: 'POST', path: '/api/admin/competitions/{competitionId}/agents/{agentId}', summary: 'Add an agent to a competition',
-    schemas: { params: pair },
+    schemas: { responses: addAgentResponses, params: pair },
     handler: async ({ world, params }) => {
       const { agent, competition: c } = await addAgentToCompetition(world.deps, params.competitionId!, params.agentId!);
       return {
@@ -81,7 +85,7 @@ export const ADMIN_COMPETITION_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'admin.competitions.agents.remove', method: 'POST', path: '/api/admin/competitions/{competitionId}/agents/{agentId}/remove', summary: 'Disqualify an agent',
-    schemas: { params: pair, body: reasonBody },
+    schemas: { responses: removeAgentResponses, params: pair, body: reasonBody },
     handler: async ({ world, params, body }) => {
       const { agent, competition: c } = await removeAgentFromCompetition(world.deps, params.competitionId!, params.agentId!, body.reason);
       return { body: participationBody(`Agent ${agent.name} removed from competition ${c.name}`, agent, c, { reason: body.reason }) };
@@ -89,7 +93,7 @@ export const ADMIN_COMPETITION_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'admin.competitions.agents.reactivate', method: 'POST', path: '/api/admin/competitions/{competitionId}/agents/{agentId}/reactivate', summary: 'Reactivate an agent in a competition',
-    schemas: { params: pair },
+    schemas: { responses: reactivateInCompetitionResponses, params: pair },
     handler: async ({ world, params }) => {
       const { agent, competition: c } = await reactivateAgentInCompetition(world.deps, params.competitionId!, params.agentId!);
       return { body: participationBody(`Agent ${agent.name} reactivated in competition ${c.name}`, agent, c) };

@@ -3,13 +3,14 @@ import { setRewardClaim } from '../../domain/rewards.js';
 import type { RouteDef } from '../route.js';
 import { rewardClaimBody, rewardClaimParams } from '../schemas/agents.js';
 import { apiReward } from '../serialize/public-agents.js';
+import { rewardClaimResponses } from '../schemas/responses/admin.js';
 
 /** Admin reward routes. */
 export const ADMIN_REWARD_ROUTES: RouteDef[] = [
   {
     id: 'admin.rewards.claim', method: 'POST', path: '/api/admin/competitions/{competitionId}/rewards/claim', auth: 'admin',
     generation: 'current', tag: 'admin', summary: "Set the claimed flag of an agent's reward (compsim only)",
-    schemas: { params: rewardClaimParams, body: rewardClaimBody },
+    schemas: { responses: rewardClaimResponses, params: rewardClaimParams, body: rewardClaimBody },
     handler: async ({ world, params, body }) => {
       const reward = await setRewardClaim(world.deps, { competitionId: params.competitionId!, agentId: body.agentId, claimed: body.claimed });
       return { body: { success: true, reward: apiReward(reward) } };

@@ -3,6 +3,7 @@ import { ownProfile, resetOwnApiKey, updateOwnProfile } from '../../domain/agent
 import type { RouteDef } from '../route.js';
 import { invalidFormat, profileBody } from '../schemas/agents.js';
 import { apiOwnAgent, apiProfileOwner } from '../serialize/public-agents.js';
+import { profileResponses, profileUpdateResponses, resetKeyResponses } from '../schemas/responses/agents.js';
 
 const base = { auth: 'key', generation: 'current', tag: 'agent' } as const;
 
@@ -10,6 +11,7 @@ const base = { auth: 'key', generation: 'current', tag: 'agent' } as const;
 export const AGENT_PROFILE_ROUTES: RouteDef[] = [
   {
     ...base, id: 'agent.profile.get', method: 'GET', path: '/api/agent/profile', summary: 'The calling agent and its owner',
+    schemas: { responses: profileResponses },
     handler: async ({ world, principal }) => {
       const { agent, owner } = await ownProfile(world.deps, principal);
       return { body: { success: true, agent: apiOwnAgent(agent), owner: apiProfileOwner(owner) } };
@@ -17,11 +19,12 @@ export const AGENT_PROFILE_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'agent.profile.update', method: 'PUT', path: '/api/agent/profile', summary: "Update the calling agent's description and image URL",
-    schemas: { body: profileBody }, invalid: invalidFormat,
+    schemas: { responses: profileUpdateResponses, body: profileBody }, invalid: invalidFormat,
     handler: async ({ world, principal, body }) => ({ body: { success: true, agent: apiOwnAgent(await updateOwnProfile(world.deps, principal, body)) } }),
   },
   {
     ...base, id: 'agent.resetApiKey', method: 'POST', path: '/api/agent/reset-api-key', summary: "Replace the calling agent's API key",
+    schemas: { responses: resetKeyResponses },
     handler: async ({ world, principal }) => ({ body: { success: true, apiKey: (await resetOwnApiKey(world.deps, principal)).apiKey } }),
   },
 ];

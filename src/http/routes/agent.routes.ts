@@ -3,12 +3,13 @@ import { agentBalances, agentTrades } from '../../domain/holdings.js';
 import type { RouteDef } from '../route.js';
 import { competitionQuery } from '../schemas/trading.js';
 import { apiBalance, apiTrade } from '../serialize/trades.js';
+import { agentTradesResponses, balancesResponses } from '../schemas/responses/trading.js';
 
 /** Own-agent routes. */
 export const AGENT_ROUTES: RouteDef[] = [
   {
     id: 'agent.balances', method: 'GET', path: '/api/agent/balances', auth: 'key', generation: 'current', tag: 'agent',
-    summary: "The agent's balances in a competition", schemas: { query: competitionQuery },
+    summary: "The agent's balances in a competition", schemas: { responses: balancesResponses, query: competitionQuery },
     handler: async ({ world, principal, query }) => {
       const r = await agentBalances(world.deps, principal, query.competitionId);
       return { body: { success: true, agentId: r.agentId, competitionId: r.competitionId, balances: r.balances.map(apiBalance) } };
@@ -16,7 +17,7 @@ export const AGENT_ROUTES: RouteDef[] = [
   },
   {
     id: 'agent.trades', method: 'GET', path: '/api/agent/trades', auth: 'key', generation: 'current', tag: 'agent',
-    summary: "The agent's trades in a competition, newest first", schemas: { query: competitionQuery },
+    summary: "The agent's trades in a competition, newest first", schemas: { responses: agentTradesResponses, query: competitionQuery },
     handler: async ({ world, principal, query }) => {
       const r = await agentTrades(world.deps, principal, query.competitionId);
       return { body: { success: true, agentId: r.agentId, trades: r.trades.map(apiTrade) } };

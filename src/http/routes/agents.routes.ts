@@ -6,6 +6,7 @@ import {
   agentCompetitionsQuery, agentParams, agentsQuery, invalidAgentCompetitions, invalidAgentId,
 } from '../schemas/agents.js';
 import { apiAgentCompetition, apiPublicAgent, apiPublicAgentDetail } from '../serialize/public-agents.js';
+import { agentCompetitionsResponses, agentDetailResponses, agentsListResponses } from '../schemas/responses/agents.js';
 
 const base = { auth: 'public', generation: 'current', tag: 'agents' } as const;
 
@@ -13,7 +14,7 @@ const base = { auth: 'public', generation: 'current', tag: 'agents' } as const;
 export const AGENTS_ROUTES: RouteDef[] = [
   {
     ...base, id: 'agents.list', method: 'GET', path: '/api/agents', summary: 'List agents (filter by name prefix or wallet)',
-    schemas: { query: agentsQuery },
+    schemas: { responses: agentsListResponses, query: agentsQuery },
     handler: async ({ world, query }) => {
       const r = await listPublicAgents(world.deps, { filter: query.filter, sort: query.sort, limit: query.limit, offset: query.offset });
       // The spec's pagination object has no hasMore here.
@@ -22,12 +23,12 @@ export const AGENTS_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'agents.get', method: 'GET', path: '/api/agents/{agentId}', summary: 'An agent with stats, trophies, skills and its owner',
-    schemas: { params: agentParams }, invalid: invalidAgentId,
+    schemas: { responses: agentDetailResponses, params: agentParams }, invalid: invalidAgentId,
     handler: async ({ world, params }) => ({ body: { success: true, ...apiPublicAgentDetail(await publicAgentDetail(world.deps, params.agentId!)) } }),
   },
   {
     ...base, id: 'agents.competitions', method: 'GET', path: '/api/agents/{agentId}/competitions', summary: "An agent's competitions with its results",
-    schemas: { params: agentParams, query: agentCompetitionsQuery }, invalid: invalidAgentCompetitions,
+    schemas: { responses: agentCompetitionsResponses, params: agentParams, query: agentCompetitionsQuery }, invalid: invalidAgentCompetitions,
     handler: async ({ world, params, query }) => {
       const r = await agentCompetitions(world.deps, {
         agentId: params.agentId!, status: query.status, claimed: query.claimed, sort: query.sort, limit: query.limit, offset: query.offset,

@@ -1,6 +1,8 @@
 // Wallet verification: a nonce for the calling agent, and the signed message that sets its wallet.
 import { issueNonce, verifyWallet } from '../../domain/wallet-verification.js';
 import type { RouteDef } from '../route.js';
+import { verifyBody } from '../schemas/features.js';
+import { nonceResponses, verifyResponses } from '../schemas/responses/agents.js';
 
 const base = { generation: 'current', tag: 'auth', auth: 'key' } as const;
 
@@ -8,11 +10,13 @@ const base = { generation: 'current', tag: 'auth', auth: 'key' } as const;
 export const AUTH_ROUTES: RouteDef[] = [
   {
     ...base, id: 'auth.nonce', method: 'GET', path: '/api/auth/agent/nonce', summary: 'A wallet-verification nonce (valid 10 minutes)',
+    schemas: { responses: nonceResponses },
     handler: async ({ world, principal }) => ({ body: { success: true, nonce: (await issueNonce(world.deps, principal)).nonce } }),
   },
   {
     ...base, id: 'auth.verify', method: 'POST', path: '/api/auth/verify', summary: "Verify a signed message and set the agent's wallet",
-    // No body schema: whatever is sent, the domain answers upstream's `Message and signature are required`.
+    // The body schema only documents: whatever is sent, the domain answers upstream's `Message and signature are required`.
+    schemas: { responses: verifyResponses, body: verifyBody },
     handler: async ({ world, principal, body }) => {
       const { walletAddress } = await verifyWallet(world.deps, principal, body);
       return { body: { success: true, walletAddress, message: 'Wallet verified successfully' } };

@@ -16,6 +16,11 @@ import {
 } from '../serialize/competition-reads.js';
 import { apiCompetition } from '../serialize/competitions.js';
 import { apiCompetitionTrade, apiTrade } from '../serialize/trades.js';
+import {
+  competitionsActiveRulesResponses, competitionsAgentTradesResponses, competitionsAgentsResponses, competitionsGetResponses,
+  competitionsLeaderboardResponses, competitionsListResponses, competitionsRulesResponses, competitionsStatusResponses,
+  competitionsTimelineResponses, competitionsTradesResponses, competitionsUpcomingResponses,
+} from '../schemas/responses/competitions.js';
 
 const base = { generation: 'current', tag: 'competitions', invalid: invalidRequest } as const;
 
@@ -23,7 +28,7 @@ const base = { generation: 'current', tag: 'competitions', invalid: invalidReque
 export const COMPETITION_ROUTES: RouteDef[] = [
   {
     ...base, id: 'competitions.list', method: 'GET', path: '/api/competitions', auth: 'optional', summary: 'List competitions',
-    schemas: { query: listCompetitionsQuery },
+    schemas: { responses: competitionsListResponses, query: listCompetitionsQuery },
     handler: async ({ world, principal, query }) => {
       const r = await listCompetitions(world.deps, { principal, status: query.status, sort: query.sort, limit: query.limit, offset: query.offset });
       return { body: { success: true, competitions: r.competitions.map(apiListedCompetition), pagination: pagination(r.total, query.limit, query.offset) } };
@@ -31,7 +36,7 @@ export const COMPETITION_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'competitions.leaderboard', method: 'GET', path: '/api/competitions/leaderboard', auth: 'key', summary: 'Leaderboard of a competition (older era)',
-    schemas: { query: leaderboardQuery },
+    schemas: { responses: competitionsLeaderboardResponses, query: leaderboardQuery },
     handler: async ({ world, principal, query }) => {
       const v = await competitionLeaderboard(world.deps, { principal, ...(query.competitionId ? { competitionId: query.competitionId } : {}) });
       return { body: { success: true, ...apiLeaderboard(v) } };
@@ -39,14 +44,17 @@ export const COMPETITION_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'competitions.status', method: 'GET', path: '/api/competitions/status', auth: 'key', summary: 'Active competition and participation (older era)',
+    schemas: { responses: competitionsStatusResponses },
     handler: async ({ world, principal }) => ({ body: { success: true, ...apiCompetitionStatus(await competitionStatus(world.deps, principal)) } }),
   },
   {
     ...base, id: 'competitions.upcoming', method: 'GET', path: '/api/competitions/upcoming', auth: 'key', summary: 'Pending competitions (older era)',
+    schemas: { responses: competitionsUpcomingResponses },
     handler: async ({ world }) => ({ body: { success: true, competitions: (await upcomingCompetitions(world.deps)).map(apiCompetition) } }),
   },
   {
     ...base, id: 'competitions.rules.active', method: 'GET', path: '/api/competitions/rules', auth: 'key', summary: 'Rules of the active competition (older era)',
+    schemas: { responses: competitionsActiveRulesResponses },
     handler: async ({ world, principal }) => {
       const v = await activeCompetitionRules(world.deps, principal);
       return { body: { success: true, competition: apiCompetition(v.competition), rules: apiRules(v.rules) } };
@@ -54,14 +62,14 @@ export const COMPETITION_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'competitions.get', method: 'GET', path: '/api/competitions/{competitionId}', auth: 'optional', summary: 'Competition detail with stats',
-    schemas: { params: competitionParams },
+    schemas: { responses: competitionsGetResponses, params: competitionParams },
     handler: async ({ world, principal, params }) => ({
       body: { success: true, competition: apiCompetitionDetail(await competitionDetail(world.deps, { principal, competitionId: params.competitionId! })) },
     }),
   },
   {
     ...base, id: 'competitions.agents', method: 'GET', path: '/api/competitions/{competitionId}/agents', auth: 'optional', summary: 'Participants with rank and performance',
-    invalid: invalidFormat, schemas: { params: competitionParams, query: participantsQuery },
+    invalid: invalidFormat, schemas: { responses: competitionsAgentsResponses, params: competitionParams, query: participantsQuery },
     handler: async ({ world, params, query }) => {
       const r = await competitionParticipants(world.deps, {
         competitionId: params.competitionId!, filter: query.filter, sort: query.sort, limit: query.limit, offset: query.offset,
@@ -77,7 +85,7 @@ export const COMPETITION_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'competitions.rules', method: 'GET', path: '/api/competitions/{competitionId}/rules', auth: 'optional', summary: 'Rules of a competition',
-    schemas: { params: competitionParams },
+    schemas: { responses: competitionsRulesResponses, params: competitionParams },
     handler: async ({ world, params }) => {
       const v = await competitionRules(world.deps, params.competitionId!);
       return { body: { success: true, competition: apiCompetition(v.competition), rules: apiRules(v.rules) } };
@@ -85,7 +93,7 @@ export const COMPETITION_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'competitions.timeline', method: 'GET', path: '/api/competitions/{competitionId}/timeline', auth: 'optional', summary: 'Portfolio value timeline per agent',
-    schemas: { params: competitionParams, query: timelineQuery },
+    schemas: { responses: competitionsTimelineResponses, params: competitionParams, query: timelineQuery },
     handler: async ({ world, params, query }) => {
       const lines = await competitionTimeline(world.deps, { competitionId: params.competitionId!, bucket: query.bucket });
       return { body: { success: true, competitionId: params.competitionId, timeline: apiTimeline(lines) } };
@@ -93,7 +101,7 @@ export const COMPETITION_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'competitions.trades', method: 'GET', path: '/api/competitions/{competitionId}/trades', auth: 'key', summary: 'Trades of a competition',
-    schemas: { params: competitionParams, query: tradesQuery },
+    schemas: { responses: competitionsTradesResponses, params: competitionParams, query: tradesQuery },
     handler: async ({ world, params, query }) => {
       const r = await competitionTrades(world.deps, { competitionId: params.competitionId!, limit: query.limit, offset: query.offset });
       return {
@@ -106,7 +114,7 @@ export const COMPETITION_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'competitions.agents.trades', method: 'GET', path: '/api/competitions/{competitionId}/agents/{agentId}/trades', auth: 'key', summary: "An agent's trades in a competition",
-    schemas: { params: competitionAgentParams, query: tradesQuery },
+    schemas: { responses: competitionsAgentTradesResponses, params: competitionAgentParams, query: tradesQuery },
     handler: async ({ world, params, query }) => {
       const r = await agentCompetitionTrades(world.deps, { competitionId: params.competitionId!, agentId: params.agentId!, limit: query.limit, offset: query.offset });
       return { body: { success: true, trades: r.trades.map(apiTrade), total: r.total, pagination: pagination(r.total, query.limit, query.offset) } };

@@ -1,6 +1,7 @@
 // Health endpoints: status, virtual-clock uptime, package version; detailed adds the services map (current + legacy keys).
 import type { HandlerRequest, RouteDef } from '../route.js';
 import { iso } from '../serialize/time.js';
+import { healthDetailedResponses, healthResponses } from '../schemas/responses/trading.js';
 
 const SERVICES = [
   'priceTrackerService', 'balanceService', 'tradeSimulatorService', 'competitionService', 'userService', 'agentService',
@@ -16,11 +17,12 @@ function basic({ world }: HandlerRequest) {
 export const HEALTH_ROUTES: RouteDef[] = [
   {
     id: 'health.get', method: 'GET', path: '/api/health', auth: 'public', generation: 'shared', tag: 'health',
-    summary: 'Service health', handler: async (req) => ({ body: basic(req) }),
+    summary: 'Service health', schemas: { responses: healthResponses }, handler: async (req) => ({ body: basic(req) }),
   },
   {
     id: 'health.detailed', method: 'GET', path: '/api/health/detailed', auth: 'public', generation: 'shared', tag: 'health',
     summary: 'Service health with per-service status',
+    schemas: { responses: healthDetailedResponses },
     handler: async (req) => ({ body: { ...basic(req), services: Object.fromEntries(SERVICES.map((s) => [s, 'ok'])) } }),
   },
 ];

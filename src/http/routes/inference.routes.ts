@@ -8,6 +8,7 @@ import {
   badgeQuery, competitionIdParams, invalidCompetitionId, invalidFormat, invalidQuery, signatureBody, submissionsQuery,
 } from '../schemas/features.js';
 import { iso } from '../serialize/time.js';
+import { badgeResponses, inferenceStatsResponses, signatureResponses, submissionsResponses } from '../schemas/responses/agents.js';
 
 /** The routes of one path family (`inferai` is the spec's name, `eigenai` upstream's). */
 function familyRoutes(vendor: 'inferai' | 'eigenai'): RouteDef[] {
@@ -16,7 +17,7 @@ function familyRoutes(vendor: 'inferai' | 'eigenai'): RouteDef[] {
   return [
     {
       ...base, id: `${vendor}.signatures.submit`, method: 'POST', path: `${p}/signatures`, auth: 'key', invalid: invalidFormat,
-      summary: 'Submit a signed inference for verification', schemas: { body: signatureBody },
+      summary: 'Submit a signed inference for verification', schemas: { responses: signatureResponses, body: signatureBody },
       handler: async ({ world, principal, body }) => {
         const r = await submitSignature(world.deps, principal, body);
         return {
@@ -29,7 +30,7 @@ function familyRoutes(vendor: 'inferai' | 'eigenai'): RouteDef[] {
     },
     {
       ...base, id: `${vendor}.badge`, method: 'GET', path: `${p}/badge`, auth: 'key', invalid: invalidQuery,
-      summary: "The caller's verified-inference badge in a competition", schemas: { query: badgeQuery },
+      summary: "The caller's verified-inference badge in a competition", schemas: { responses: badgeResponses, query: badgeQuery },
       handler: async ({ world, principal, query }) => {
         const r = await agentBadge(world.deps, principal, query.competitionId);
         return {
@@ -42,7 +43,7 @@ function familyRoutes(vendor: 'inferai' | 'eigenai'): RouteDef[] {
     },
     {
       ...base, id: `${vendor}.submissions`, method: 'GET', path: `${p}/submissions`, auth: 'key', invalid: invalidQuery,
-      summary: "The caller's signature submissions, newest first", schemas: { query: submissionsQuery },
+      summary: "The caller's signature submissions, newest first", schemas: { responses: submissionsResponses, query: submissionsQuery },
       handler: async ({ world, principal, query }) => {
         const r = await agentSubmissions(world.deps, principal, query);
         return {
@@ -56,7 +57,7 @@ function familyRoutes(vendor: 'inferai' | 'eigenai'): RouteDef[] {
     },
     {
       ...base, id: `${vendor}.competitions.stats`, method: 'GET', path: `${p}/competitions/{competitionId}/stats`, auth: 'public',
-      invalid: invalidCompetitionId, summary: 'Verified-inference statistics of a competition', schemas: { params: competitionIdParams },
+      invalid: invalidCompetitionId, summary: 'Verified-inference statistics of a competition', schemas: { responses: inferenceStatsResponses, params: competitionIdParams },
       handler: async ({ world, params }) => ({ body: { success: true, ...(await competitionInferenceStats(world.deps, params.competitionId!)) } }),
     },
   ];

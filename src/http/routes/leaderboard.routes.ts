@@ -4,12 +4,13 @@ import { pagination } from '../../domain/paging.js';
 import type { RouteDef } from '../route.js';
 import { globalLeaderboardQuery, invalidFormat } from '../schemas/agents.js';
 import { apiGlobalLeaderboard } from '../serialize/public-agents.js';
+import { globalLeaderboardResponses } from '../schemas/responses/agents.js';
 
 /** Global leaderboard route. */
 export const LEADERBOARD_ROUTES: RouteDef[] = [
   {
     id: 'leaderboard.global', method: 'GET', path: '/api/leaderboard', auth: 'public', generation: 'current', tag: 'leaderboard',
-    summary: 'Agents ranked by rating (per competition type, or per arena)', schemas: { query: globalLeaderboardQuery }, invalid: invalidFormat,
+    summary: 'Agents ranked by rating (per competition type, or per arena)', schemas: { responses: globalLeaderboardResponses, query: globalLeaderboardQuery }, invalid: invalidFormat,
     handler: async ({ world, query }) => {
       const l = await globalLeaderboard(world.deps, { type: query.type, ...(query.arenaId ? { arenaId: query.arenaId } : {}), limit: query.limit, offset: query.offset });
       const { agents, stats } = apiGlobalLeaderboard(l);

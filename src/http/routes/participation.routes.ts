@@ -6,16 +6,18 @@ import { uuidParams } from '../schemas/common.js';
 import { competitionAgentParams, invalidRequest } from '../schemas/competition-reads.js';
 import { castVoteBody } from '../schemas/participation.js';
 import { iso } from '../serialize/time.js';
+import { joinResponses, leaveResponses, votesCastResponses } from '../schemas/responses/competitions.js';
 
 const base = { generation: 'current', tag: 'competitions' } as const;
 // Malformed path ids get upstream's bare `Invalid UUID`, like every other /api/competitions/{id} route.
-const joinLeave = { ...base, invalid: invalidRequest, auth: 'key', schemas: { params: competitionAgentParams } } as const;
+const joinLeave = { ...base, invalid: invalidRequest, auth: 'key' } as const;
 
 /** Participation routes. */
 export const PARTICIPATION_ROUTES: RouteDef[] = [
   {
     ...joinLeave, id: 'competitions.agents.join', method: 'POST', path: '/api/competitions/{competitionId}/agents/{agentId}',
     summary: 'Join a pending competition (the calling agent only)',
+    schemas: { params: competitionAgentParams, responses: joinResponses },
     handler: async ({ world, principal, params }) => {
       await joinCompetition(world.deps, { principal, competitionId: params.competitionId!, agentId: params.agentId! });
       return { body: { success: true, message: 'Successfully joined competition' } };
@@ -24,6 +26,7 @@ export const PARTICIPATION_ROUTES: RouteDef[] = [
   {
     ...joinLeave, id: 'competitions.agents.leave', method: 'DELETE', path: '/api/competitions/{competitionId}/agents/{agentId}',
     summary: 'Leave a competition (the calling agent only)',
+    schemas: { params: competitionAgentParams, responses: leaveResponses },
     handler: async ({ world, principal, params }) => {
       await leaveCompetition(world.deps, { principal, competitionId: params.competitionId!, agentId: params.agentId! });
       return { body: { success: true, message: 'Successfully left competition' } };
@@ -31,7 +34,7 @@ export const PARTICIPATION_ROUTES: RouteDef[] = [
   },
   {
     ...base, tag: 'admin', id: 'admin.competitions.votes.cast', method: 'POST', path: '/api/admin/competitions/{competitionId}/votes', auth: 'admin',
-    summary: "Cast a user's vote (or an agent owner's) for an agent", schemas: { params: uuidParams('competitionId'), body: castVoteBody },
+    summary: "Cast a user's vote (or an agent owner's) for an agent", schemas: { responses: votesCastResponses, params: uuidParams('competitionId'), body: castVoteBody },
     handler: async ({ world, params, body }) => {
       const v = await castVote(world.deps, {
         competitionId: params.competitionId!, votedAgentId: body.votedAgentId, userId: body.userId, agentId: body.agentId,

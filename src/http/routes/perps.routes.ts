@@ -10,6 +10,10 @@ import { allPositionsQuery, openPositionBody, perpsQuery, positionParams } from 
 import { apiPerpsAccount, apiPosition, apiPositionWithAgent } from '../serialize/perps.js';
 import { iso } from '../serialize/time.js';
 import { uuidParams } from '../schemas/common.js';
+import { perpsControlResponses } from '../schemas/responses/admin.js';
+import {
+  allPositionsResponses, competitionAgentPositionsResponses, perpsAccountResponses, perpsPositionsResponses, perpsSummaryResponses,
+} from '../schemas/responses/agents.js';
 
 const agent = { generation: 'current', tag: 'perps', auth: 'key' } as const;
 const admin = { generation: 'current', tag: 'admin', auth: 'admin' } as const;
@@ -18,7 +22,7 @@ const admin = { generation: 'current', tag: 'admin', auth: 'admin' } as const;
 export const PERPS_ROUTES: RouteDef[] = [
   {
     ...agent, id: 'agent.perps.positions', method: 'GET', path: '/api/agent/perps/positions', summary: "The agent's perps positions (open and closed)",
-    schemas: { query: perpsQuery },
+    schemas: { responses: perpsPositionsResponses, query: perpsQuery },
     handler: async ({ world, principal, query }) => {
       const r = await agentPerpsPositions(world.deps, principal, query.competitionId);
       return { body: { success: true, agentId: r.agentId, competitionId: r.competitionId, positions: r.positions.map(apiPosition) } };
@@ -26,7 +30,7 @@ export const PERPS_ROUTES: RouteDef[] = [
   },
   {
     ...agent, id: 'agent.perps.account', method: 'GET', path: '/api/agent/perps/account', summary: "The agent's perps account summary",
-    schemas: { query: perpsQuery },
+    schemas: { responses: perpsAccountResponses, query: perpsQuery },
     handler: async ({ world, principal, query }) => {
       const a = await agentPerpsAccount(world.deps, principal, query.competitionId);
       return { body: { success: true, agentId: a.agentId, competitionId: a.competitionId, account: apiPerpsAccount(a) } };
@@ -34,7 +38,7 @@ export const PERPS_ROUTES: RouteDef[] = [
   },
   {
     ...agent, id: 'competitions.agents.perps.positions', method: 'GET', path: '/api/competitions/{competitionId}/agents/{agentId}/perps/positions',
-    summary: "An agent's perps positions in a competition", invalid: invalidRequest, schemas: { params: competitionAgentParams },
+    summary: "An agent's perps positions in a competition", invalid: invalidRequest, schemas: { responses: competitionAgentPositionsResponses, params: competitionAgentParams },
     handler: async ({ world, params }) => {
       const positions = await competitionAgentPerpsPositions(world.deps, params.competitionId!, params.agentId!);
       return { body: { success: true, competitionId: params.competitionId, agentId: params.agentId, positions: positions.map(apiPosition) } };
@@ -43,7 +47,7 @@ export const PERPS_ROUTES: RouteDef[] = [
   {
     ...agent, id: 'competitions.perps.positions', method: 'GET', path: '/api/competitions/{competitionId}/perps/all-positions',
     summary: 'Perps positions of a competition (status Open, Closed, Liquidated or all)', invalid: invalidRequest,
-    schemas: { params: competitionParams, query: allPositionsQuery },
+    schemas: { responses: allPositionsResponses, params: competitionParams, query: allPositionsQuery },
     handler: async ({ world, params, query }) => {
       const r = await competitionPerpsPositions(world.deps, { competitionId: params.competitionId!, status: query.status, limit: query.limit, offset: query.offset });
       return {
@@ -53,7 +57,7 @@ export const PERPS_ROUTES: RouteDef[] = [
   },
   {
     ...agent, id: 'competitions.perps.summary', method: 'GET', path: '/api/competitions/{competitionId}/perps/summary',
-    summary: 'Perps totals of a competition (older era)', invalid: invalidRequest, schemas: { params: competitionParams },
+    summary: 'Perps totals of a competition (older era)', invalid: invalidRequest, schemas: { responses: perpsSummaryResponses, params: competitionParams },
     handler: async ({ world, params }) => {
       const r = await perpsSummary(world.deps, params.competitionId!);
       return { body: { success: true, competitionId: r.competitionId, summary: r.summary, timestamp: iso(r.at) } };
@@ -61,12 +65,12 @@ export const PERPS_ROUTES: RouteDef[] = [
   },
   {
     ...admin, id: 'admin.perps.open', method: 'POST', path: '/api/admin/competitions/{competitionId}/perps/positions',
-    summary: 'Open a perps position for an agent (compsim only)', schemas: { params: uuidParams('competitionId'), body: openPositionBody },
+    summary: 'Open a perps position for an agent (compsim only)', schemas: { responses: perpsControlResponses, params: uuidParams('competitionId'), body: openPositionBody },
     handler: async ({ world, params, body }) => ({ body: { success: true, position: apiPosition(await openPosition(world.deps, params.competitionId!, body)) } }),
   },
   {
     ...admin, id: 'admin.perps.close', method: 'POST', path: '/api/admin/competitions/{competitionId}/perps/positions/{positionId}/close',
-    summary: 'Close a perps position at the mark (compsim only)', schemas: { params: positionParams },
+    summary: 'Close a perps position at the mark (compsim only)', schemas: { responses: perpsControlResponses, params: positionParams },
     handler: async ({ world, params }) => ({ body: { success: true, position: apiPosition(await closePosition(world.deps, params.competitionId!, params.positionId!)) } }),
   },
 ];

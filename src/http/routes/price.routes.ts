@@ -3,6 +3,7 @@ import { getPrice } from '../../domain/prices.js';
 import type { RouteDef } from '../route.js';
 import { iso } from '../serialize/time.js';
 import { obj, str } from '../schemas/common.js';
+import { priceResponses } from '../schemas/responses/trading.js';
 
 /** Price routes. */
 export const PRICE_ROUTES: RouteDef[] = [
@@ -10,7 +11,7 @@ export const PRICE_ROUTES: RouteDef[] = [
     id: 'price.get', method: 'GET', path: '/api/price', auth: 'key', generation: 'current', tag: 'price',
     summary: 'Price of a token',
     // competitionId is accepted (any era sent it) and ignored for now.
-    schemas: { query: obj({ token: str, chain: str, specificChain: str, competitionId: str }) },
+    schemas: { responses: priceResponses, query: obj({ token: str, chain: str, specificChain: str, competitionId: str }) },
     handler: async ({ world, query }) => {
       const a = getPrice(world.deps, query);
       return {

@@ -5,6 +5,7 @@ import { parseListSort } from '../../domain/public-agents.js';
 import type { RouteDef } from '../route.js';
 import { publicArenaParams, publicArenasQuery } from '../schemas/agents.js';
 import { apiArena } from '../serialize/competitions.js';
+import { arenaGetResponses, arenasListResponses } from '../schemas/responses/agents.js';
 
 const base = { auth: 'public', generation: 'current', tag: 'arenas' } as const;
 
@@ -12,7 +13,7 @@ const base = { auth: 'public', generation: 'current', tag: 'arenas' } as const;
 export const PUBLIC_ARENA_ROUTES: RouteDef[] = [
   {
     ...base, id: 'arenas.list', method: 'GET', path: '/api/arenas', summary: 'List arenas (name substring filter)',
-    schemas: { query: publicArenasQuery },
+    schemas: { responses: arenasListResponses, query: publicArenasQuery },
     handler: async ({ world, query }) => {
       const sort = parseListSort(query.sort, ARENA_SORT_FIELDS, 'Invalid request');
       const { arenas, total } = await listArenas(world.deps, { limit: query.limit, offset: query.offset, sort, ...(query.name ? { name: query.name } : {}) });
@@ -21,7 +22,7 @@ export const PUBLIC_ARENA_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'arenas.get', method: 'GET', path: '/api/arenas/{id}', summary: 'An arena',
-    schemas: { params: publicArenaParams },
+    schemas: { responses: arenaGetResponses, params: publicArenaParams },
     handler: async ({ world, params }) => ({ body: { success: true, arena: apiArena(await getArena(world.deps, params.id!)) } }),
   },
 ];

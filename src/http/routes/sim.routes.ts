@@ -6,7 +6,12 @@ import type { HttpWorld, RouteDef } from '../route.js';
 import type { SimControl } from '../sim-control.js';
 import { apiFault, apiJob, apiOverride, apiRequest, faultSpec } from '../serialize/sim.js';
 import { iso } from '../serialize/time.js';
-import { clockBody, faultBody, idParams, pricesBody, requestsQuery, resetBody, tapeBody } from '../schemas/sim.js';
+import { clockBody, faultBody, idParams, loadBody, pricesBody, requestsQuery, resetBody, tapeBody } from '../schemas/sim.js';
+import {
+  clockGetResponses, clockSetResponses, dumpResponses, faultCreateResponses, faultDeleteResponses, faultListResponses, loadResponses,
+  okOnlyResponses, pricesListResponses, pricesSetResponses, requestsResponses, resetResponses, restoreResponses, snapshotResponses,
+  tapeResponses,
+} from '../schemas/responses/sim.js';
 
 const base = { generation: 'sim', tag: 'sim', auth: 'admin' } as const;
 
@@ -41,7 +46,7 @@ function journalFilter(q: Record<string, unknown>): JournalFilter {
 export const SIM_ROUTES: RouteDef[] = [
   {
     ...base, id: 'sim.reset', method: 'POST', path: '/api/sim/reset', summary: 'Reset the world to its seeded baseline (optionally another seed and options)',
-    schemas: { body: resetBody },
+    schemas: { responses: resetResponses, body: resetBody },
     handler: async ({ world, body, headers }) => {
       const key = parseBearer(headers.authorization);
       const r = await sim(world).reset({
@@ -52,11 +57,12 @@ export const SIM_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'sim.clock.get', method: 'GET', path: '/api/sim/clock', summary: 'Current virtual time',
+    schemas: { responses: clockGetResponses },
     handler: async ({ world }) => ({ body: { success: true, now: now(world) } }),
   },
   {
     ...base, id: 'sim.clock.set', method: 'POST', path: '/api/sim/clock', summary: 'Advance or set virtual time, running due jobs',
-    schemas: { body: clockBody },
+    schemas: { responses: clockSetResponses, body: clockBody },
     handler: async ({ world, body }) => {
       const c = sim(world);
       if ((body.advanceMs === undefined) === (body.set === undefined)) {
@@ -68,11 +74,12 @@ export const SIM_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'sim.prices.set', method: 'POST', path: '/api/sim/prices', summary: 'Set manual price overrides',
-    schemas: { body: pricesBody },
+    schemas: { responses: pricesSetResponses, body: pricesBody },
     handler: async ({ world, body }) => ({ body: { success: true, overrides: (await sim(world).setPrices(body.prices)).map(apiOverride) } }),
   },
   {
     ...base, id: 'sim.prices.list', method: 'GET', path: '/api/sim/prices', summary: 'Manual overrides and loaded tapes',
+    schemas: { responses: pricesListResponses },
     handler: async ({ world }) => {
       const p = sim(world).prices();
       return { body: { success: true, overrides: p.overrides.map(apiOverride), tapes: p.tapes } };
@@ -80,6 +87,7 @@ export const SIM_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'sim.prices.clear', method: 'DELETE', path: '/api/sim/prices', summary: 'Clear every manual override and loaded tape',
+    schemas: { responses: okOnlyResponses },
     handler: async ({ world }) => {
       await sim(world).clearPrices();
       return { body: { success: true } };
@@ -87,16 +95,17 @@ export const SIM_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'sim.prices.tape', method: 'POST', path: '/api/sim/prices/tape', summary: 'Load recorded price tapes on top of the feed',
-    schemas: { body: tapeBody },
+    schemas: { responses: tapeResponses, body: tapeBody },
     handler: async ({ world, body }) => ({ body: { success: true, tapes: await sim(world).loadTapes(body.tapes) } }),
   },
   {
     ...base, id: 'sim.snapshots.create', method: 'POST', path: '/api/sim/snapshots', summary: 'Snapshot the whole world',
+    schemas: { responses: snapshotResponses },
     handler: async ({ world }) => ({ body: { success: true, id: await sim(world).snapshot() } }),
   },
   {
     ...base, id: 'sim.snapshots.restore', method: 'POST', path: '/api/sim/snapshots/{id}/restore', summary: 'Restore a snapshot (any number of times)',
-    schemas: { params: idParams },
+    schemas: { responses: restoreResponses, params: idParams },
     handler: async ({ world, params }) => {
       await sim(world).restore(params.id!);
       return { body: { success: true, now: now(world) } };
@@ -104,10 +113,12 @@ export const SIM_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'sim.dump', method: 'GET', path: '/api/sim/dump', summary: "The whole world as a versioned 'compsim-world' document",
+    schemas: { responses: dumpResponses },
     handler: async ({ world }) => ({ body: { success: true, ...(await sim(world).dump()) } }),
   },
   {
     ...base, id: 'sim.load', method: 'POST', path: '/api/sim/load', summary: "Replace the world with a 'compsim-world' document (body up to 200 MB)",
+    schemas: { responses: loadResponses, body: loadBody },
     handler: async ({ world, body }) => {
       await sim(world).load(body);
       return { body: { success: true, now: now(world) } };
@@ -115,7 +126,7 @@ export const SIM_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'sim.faults.create', method: 'POST', path: '/api/sim/faults', summary: 'Inject a fault (price, constraint, rate limit, latency)',
-    schemas: { body: faultBody },
+    schemas: { responses: faultCreateResponses, body: faultBody },
     handler: async ({ world, body }) => {
       const f = await sim(world).addFault(faultSpec(body, world.deps.clock.now()));
       return { body: { success: true, id: f.id, fault: apiFault(f) } };
@@ -123,11 +134,12 @@ export const SIM_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'sim.faults.list', method: 'GET', path: '/api/sim/faults', summary: 'Active faults, oldest first',
+    schemas: { responses: faultListResponses },
     handler: async ({ world }) => ({ body: { success: true, faults: sim(world).faults().map(apiFault) } }),
   },
   {
     ...base, id: 'sim.faults.delete', method: 'DELETE', path: '/api/sim/faults/{id}', summary: 'Remove a fault',
-    schemas: { params: idParams },
+    schemas: { responses: faultDeleteResponses, params: idParams },
     handler: async ({ world, params }) => {
       await sim(world).removeFault(params.id!);
       return { body: { success: true } };
@@ -135,7 +147,7 @@ export const SIM_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'sim.requests', method: 'GET', path: '/api/sim/requests', summary: 'Journal of answered requests (last 10000), oldest first',
-    schemas: { query: requestsQuery },
+    schemas: { responses: requestsResponses, query: requestsQuery },
     handler: async ({ world, query }) => ({ body: { success: true, requests: sim(world).requests(journalFilter(query)).map(apiRequest) } }),
   },
 ];

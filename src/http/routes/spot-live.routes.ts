@@ -7,6 +7,7 @@ import { uuidParams } from '../schemas/common.js';
 import { scriptBody, swapBody } from '../schemas/features.js';
 import { iso } from '../serialize/time.js';
 import { apiTrade } from '../serialize/trades.js';
+import { scriptResponses, swapResponses } from '../schemas/responses/admin.js';
 
 const base = { generation: 'current', tag: 'admin', auth: 'admin' } as const;
 const params = uuidParams('competitionId');
@@ -20,17 +21,17 @@ function apiAction(a: ScriptedAction) {
 export const SPOT_LIVE_ROUTES: RouteDef[] = [
   {
     ...base, id: 'admin.spotLive.swap', method: 'POST', path: '/api/admin/competitions/{competitionId}/spot-live/swaps',
-    summary: "Record an on-chain swap of an agent's wallet as a spot-live trade (compsim only)", schemas: { params, body: swapBody },
+    summary: "Record an on-chain swap of an agent's wallet as a spot-live trade (compsim only)", schemas: { responses: swapResponses, params, body: swapBody },
     handler: async ({ world, params: p, body }) => ({ body: { success: true, trade: apiTrade(await recordSwap(world.deps, p.competitionId!, body)) } }),
   },
   {
     ...base, id: 'admin.script.load', method: 'POST', path: '/api/admin/competitions/{competitionId}/script',
-    summary: 'Schedule timed perps opens/closes or spot-live swaps (compsim only)', schemas: { params, body: scriptBody },
+    summary: 'Schedule timed perps opens/closes or spot-live swaps (compsim only)', schemas: { responses: scriptResponses, params, body: scriptBody },
     handler: async ({ world, params: p, body }) => ({ body: { success: true, actions: (await loadScript(world.deps, p.competitionId!, body.actions)).map(apiAction) } }),
   },
   {
     ...base, id: 'admin.script.get', method: 'GET', path: '/api/admin/competitions/{competitionId}/script',
-    summary: "A competition's scripted actions and their outcome (compsim only)", schemas: { params },
+    summary: "A competition's scripted actions and their outcome (compsim only)", schemas: { responses: scriptResponses, params },
     handler: async ({ world, params: p }) => ({ body: { success: true, actions: (await competitionScript(world.deps, p.competitionId!)).map(apiAction) } }),
   },
 ];

@@ -12,6 +12,18 @@ export const invalidFormat: NonNullable<RouteDef['invalid']> = (where, reason) =
 export const invalidQuery: NonNullable<RouteDef['invalid']> = (where, reason) => `Invalid query parameters: ${where} (${reason})`;
 export const invalidCompetitionId: NonNullable<RouteDef['invalid']> = (where, reason) => `Invalid competition ID: ${where} (${reason})`;
 
+/**
+ * `POST /api/auth/verify`: documentation only (no constraint): whatever is sent, the domain checks it
+ * and answers upstream's messages (`Message and signature are required`, ...).
+ */
+export const verifyBody: JSONSchema = {
+  description: 'The signed wallet-verification message and its EIP-191 signature',
+  properties: {
+    message: { description: 'The five-line message (domain, purpose, timestamp, nonce) as signed' },
+    signature: { description: '65 bytes of hex, with or without 0x' },
+  },
+};
+
 /** `POST .../signatures`: uuid, non-empty strings, 65 bytes of hex with an optional `0x`. */
 export const signatureBody = obj({
   competitionId: uuid, requestPrompt: nonEmpty, responseModel: nonEmpty, responseOutput: nonEmpty,

@@ -47,6 +47,15 @@ export const tapeBody = obj({
   tapes: { type: 'object', additionalProperties: { type: 'array', minItems: 1, items: { type: 'array', minItems: 2, maxItems: 2 } } },
 }, ['tapes']);
 
+/** `POST /api/sim/load`: documentation only; the world checks the document (400 `Invalid world document: ...`). */
+export const loadBody: JSONSchema = {
+  description: "A 'compsim-world' document as GET /api/sim/dump returns it (up to 200 MB)",
+  properties: {
+    format: { description: "'compsim-world'" }, version: { description: 'Format version' }, tables: { description: 'Rows per table' },
+    seqs: { description: 'Sequence counters' }, aux: { description: 'Clock, ids, price overrides, tapes, faults ...' },
+  },
+};
+
 /** `{id}` of a snapshot or fault. */
 export const idParams = obj({ id: nonEmpty }, ['id']);
 

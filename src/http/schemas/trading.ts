@@ -8,6 +8,12 @@ const parentChain = { type: 'string', enum: ['evm', 'svm'] };
  * messages in upstream's order; specific chains are free strings as upstream passes them through.
  */
 export const executeBody = obj({
+  // Documented, checked by the domain (upstream's messages and order).
+  fromToken: { description: 'Address of the token to sell (required)' },
+  toToken: { description: 'Address of the token to buy (required)' },
+  amount: { description: 'Amount of fromToken, a number or a numeric string (required)' },
+  reason: { description: 'Why the agent trades (required)' },
+  competitionId: { description: 'Competition uuid (optional: the one active competition the agent is in)' },
   fromChain: parentChain, toChain: parentChain, fromSpecificChain: str, toSpecificChain: str, slippageTolerance: {},
 });
 

@@ -5,6 +5,10 @@ import {
 import type { RouteDef } from '../../route.js';
 import { profileBody } from '../../schemas/legacy.js';
 import { apiLegacyBalance, apiLegacyTrade, apiPortfolio, apiTeamProfile } from '../../serialize/legacy.js';
+import {
+  accountBalancesResponses, accountPortfolioResponses, accountProfileResponses, accountProfileUpdateResponses, accountResetKeyResponses,
+  accountTradesResponses,
+} from '../../schemas/responses/legacy.js';
 
 const base = { generation: 'legacy', tag: 'account', auth: 'key' } as const;
 
@@ -12,15 +16,17 @@ const base = { generation: 'legacy', tag: 'account', auth: 'key' } as const;
 export const LEGACY_ACCOUNT_ROUTES: RouteDef[] = [
   {
     ...base, id: 'account.profile.get', method: 'GET', path: '/api/account/profile', summary: "The team's profile",
+    schemas: { responses: accountProfileResponses },
     handler: async ({ world, principal }) => ({ body: { success: true, team: apiTeamProfile(await getAccount(world.deps, principal)) } }),
   },
   {
     ...base, id: 'account.profile.update', method: 'PUT', path: '/api/account/profile', summary: 'Update contactPerson and metadata',
-    schemas: { body: profileBody },
+    schemas: { responses: accountProfileUpdateResponses, body: profileBody },
     handler: async ({ world, principal, body }) => ({ body: { success: true, team: apiTeamProfile(await updateProfile(world.deps, principal, body)) } }),
   },
   {
     ...base, id: 'account.balances', method: 'GET', path: '/api/account/balances', summary: "The team's balances",
+    schemas: { responses: accountBalancesResponses },
     handler: async ({ world, principal }) => {
       const r = await accountBalances(world.deps, principal);
       return { body: { success: true, teamId: r.teamId, balances: r.balances.map(apiLegacyBalance) } };
@@ -28,10 +34,12 @@ export const LEGACY_ACCOUNT_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'account.portfolio', method: 'GET', path: '/api/account/portfolio', summary: "The team's portfolio value",
+    schemas: { responses: accountPortfolioResponses },
     handler: async ({ world, principal }) => ({ body: apiPortfolio(await accountPortfolio(world.deps, principal)) }),
   },
   {
     ...base, id: 'account.trades', method: 'GET', path: '/api/account/trades', summary: "The team's trades, newest first",
+    schemas: { responses: accountTradesResponses },
     handler: async ({ world, principal }) => {
       const r = await accountTrades(world.deps, principal);
       return { body: { success: true, teamId: r.teamId, trades: r.trades.map((t) => apiLegacyTrade(t, true)) } };
@@ -39,6 +47,7 @@ export const LEGACY_ACCOUNT_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'account.resetApiKey', method: 'POST', path: '/api/account/reset-api-key', summary: 'Replace the API key (the old one stops working)',
+    schemas: { responses: accountResetKeyResponses },
     handler: async ({ world, principal }) => ({ body: { success: true, apiKey: await resetApiKey(world.deps, principal) } }),
   },
 ];

@@ -8,6 +8,9 @@ import { deactivateTeamBody, legacyCompetitionQuery, registerTeamBody, teamParam
 import {
   apiLegacyCompetition, apiListedTeam, apiPerformanceRows, apiRegisteredTeam, apiTeamStatus,
 } from '../../serialize/legacy.js';
+import {
+  deleteTeamResponses, listTeamsResponses, performanceResponses, registerTeamResponses, teamKeyResponses, teamStatusResponses,
+} from '../../schemas/responses/legacy.js';
 
 const admin = { generation: 'legacy', tag: 'admin', auth: 'admin' } as const;
 
@@ -20,19 +23,20 @@ async function register({ world, body }: HandlerRequest) {
 export const LEGACY_TEAM_ROUTES: RouteDef[] = [
   {
     id: 'public.teams.register', method: 'POST', path: '/api/public/teams/register', auth: 'public', generation: 'legacy', tag: 'public',
-    summary: 'Register a team (the wallet is generated when absent)', schemas: { body: registerTeamBody }, handler: register,
+    summary: 'Register a team (the wallet is generated when absent)', schemas: { responses: registerTeamResponses, body: registerTeamBody }, handler: register,
   },
   {
     ...admin, id: 'admin.teams.register', method: 'POST', path: '/api/admin/teams/register', summary: 'Register a team',
-    schemas: { body: registerTeamBody }, handler: register,
+    schemas: { responses: registerTeamResponses, body: registerTeamBody }, handler: register,
   },
   {
     ...admin, id: 'admin.teams.list', method: 'GET', path: '/api/admin/teams', summary: 'List teams',
+    schemas: { responses: listTeamsResponses },
     handler: async ({ world }) => ({ body: { success: true, teams: (await listTeams(world.deps)).map(apiListedTeam) } }),
   },
   {
     ...admin, id: 'admin.teams.key', method: 'GET', path: '/api/admin/teams/{teamId}/key', summary: "Read a team's API key",
-    schemas: { params: teamParams },
+    schemas: { responses: teamKeyResponses, params: teamParams },
     handler: async ({ world, params }) => {
       const { agent, apiKey } = await teamApiKey(world.deps, params.teamId!);
       return { body: { success: true, team: { id: agent.id, name: agent.name, apiKey } } };
@@ -40,7 +44,7 @@ export const LEGACY_TEAM_ROUTES: RouteDef[] = [
   },
   {
     ...admin, id: 'admin.teams.delete', method: 'DELETE', path: '/api/admin/teams/{teamId}', summary: 'Delete a team and its data',
-    schemas: { params: teamParams },
+    schemas: { responses: deleteTeamResponses, params: teamParams },
     handler: async ({ world, params }) => {
       await deleteTeam(world.deps, params.teamId!);
       return { body: { success: true, message: 'Team successfully deleted' } };
@@ -48,7 +52,7 @@ export const LEGACY_TEAM_ROUTES: RouteDef[] = [
   },
   {
     ...admin, id: 'admin.teams.deactivate', method: 'POST', path: '/api/admin/teams/{teamId}/deactivate', summary: 'Deactivate a team',
-    schemas: { params: teamParams, body: deactivateTeamBody },
+    schemas: { responses: teamStatusResponses, params: teamParams, body: deactivateTeamBody },
     handler: async ({ world, params, body }) => {
       const { agent, changed } = await deactivateTeam(world.deps, params.teamId!, body.reason);
       if (!changed) return { status: 400, body: { success: false, error: 'Team is already inactive', team: apiTeamStatus(agent) } };
@@ -57,7 +61,7 @@ export const LEGACY_TEAM_ROUTES: RouteDef[] = [
   },
   {
     ...admin, id: 'admin.teams.reactivate', method: 'POST', path: '/api/admin/teams/{teamId}/reactivate', summary: 'Reactivate a team',
-    schemas: { params: teamParams },
+    schemas: { responses: teamStatusResponses, params: teamParams },
     handler: async ({ world, params }) => {
       const { agent, changed } = await reactivateTeam(world.deps, params.teamId!);
       if (!changed) return { status: 400, body: { success: false, error: 'Team is already active', team: apiTeamStatus(agent) } };
@@ -66,7 +70,7 @@ export const LEGACY_TEAM_ROUTES: RouteDef[] = [
   },
   {
     ...admin, id: 'admin.reports.performance', method: 'GET', path: '/api/admin/reports/performance', summary: 'Performance report of a competition',
-    schemas: { query: legacyCompetitionQuery },
+    schemas: { responses: performanceResponses, query: legacyCompetitionQuery },
     handler: async ({ world, query }) => {
       const r = await performanceReport(world.deps, query.competitionId);
       return { body: { success: true, competition: apiLegacyCompetition(r.competition), leaderboard: apiPerformanceRows(r.leaderboard) } };

@@ -1,0 +1,62 @@
+// Response schemas of the competition reads, join/leave and the admin vote (current generation).
+import {
+  arrayOf, boolean, component, dateTime, errors, integer, nullable, number, ok, okMessage, Pagination, shape, string, type Responses,
+} from './common.js';
+import {
+  Competition, CompetitionDetail, CompetitionRules, CompetitionStatus, CompetitionTrade, ListedCompetition, Participant, TimelineSeries, Trade,
+} from './entities.js';
+
+const basicCompetition = { id: string, name: string, status: CompetitionStatus, externalUrl: nullable(string), imageUrl: nullable(string) };
+
+const leaderboardRow = shape({
+  rank: integer, agentId: string, agentName: string, agentHandle: string, portfolioValue: number, active: { type: 'boolean', const: true },
+  deactivationReason: { type: 'null' }, calmarRatio: { type: 'null' }, simpleReturn: { type: 'null' }, maxDrawdown: { type: 'null' },
+  hasRiskMetrics: { type: 'boolean', const: false },
+});
+const inactiveRow = shape({
+  agentId: string, agentName: string, agentHandle: string, portfolioValue: number, active: { type: 'boolean', const: false }, deactivationReason: nullable(string),
+});
+
+const CompetitionLeaderboard = component('CompetitionLeaderboard', ok({
+  competition: Competition, leaderboard: arrayOf(leaderboardRow), inactiveAgents: arrayOf(inactiveRow), hasInactiveAgents: boolean,
+}));
+
+/** The four answers of the older era's status: none, admin, participant, anonymous or outsider. */
+const CompetitionStatusAnswer = component('CompetitionStatusAnswer', ok({
+  active: boolean,
+  competition: {
+    anyOf: [{ type: 'null' }, Competition, shape(basicCompetition, { optional: { startDate: nullable(dateTime) } })],
+  },
+}, { optional: { message: string, isAdmin: boolean, participating: boolean } }));
+
+const rulesAnswer = ok({ competition: Competition, rules: CompetitionRules });
+
+/** Trade list answers carry `total` beside the pagination. */
+const tradesOf = (item: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  ok({ trades: arrayOf(item), ...extra, total: integer, pagination: Pagination });
+
+export const competitionsListResponses: Responses = { 200: ok({ competitions: arrayOf(ListedCompetition), pagination: Pagination }), ...errors(400) };
+export const competitionsLeaderboardResponses: Responses = { 200: CompetitionLeaderboard, ...errors(400, 401, 403, 404) };
+export const competitionsStatusResponses: Responses = { 200: CompetitionStatusAnswer };
+export const competitionsUpcomingResponses: Responses = { 200: ok({ competitions: arrayOf(Competition) }) };
+export const competitionsActiveRulesResponses: Responses = { 200: rulesAnswer, ...errors(401, 403, 404) };
+export const competitionsGetResponses: Responses = { 200: ok({ competition: CompetitionDetail }), ...errors(400, 404) };
+export const competitionsAgentsResponses: Responses = {
+  200: ok({
+    competitionId: string, registeredParticipants: integer, maxParticipants: nullable(integer), agents: arrayOf(Participant), pagination: Pagination,
+  }),
+  ...errors(400, 404),
+};
+export const competitionsRulesResponses: Responses = { 200: rulesAnswer, ...errors(400, 404) };
+export const competitionsTimelineResponses: Responses = {
+  200: ok({ competitionId: string, timeline: arrayOf(TimelineSeries) }), ...errors(400, 404),
+};
+export const competitionsTradesResponses: Responses = { 200: tradesOf(CompetitionTrade, { competition: Competition }), ...errors(400, 404) };
+export const competitionsAgentTradesResponses: Responses = { 200: tradesOf(Trade), ...errors(400, 404) };
+/** Join: 409 when the owner already has an agent in the competition. */
+export const joinResponses: Responses = { 200: okMessage, ...errors(400, 401, 403, 404, 409) };
+export const leaveResponses: Responses = { 200: okMessage, ...errors(400, 401, 403, 404) };
+export const votesCastResponses: Responses = {
+  201: ok({ message: string, vote: shape({ id: string, userId: string, agentId: string, competitionId: string, createdAt: dateTime }) }),
+  ...errors(400, 404, 409),
+};

@@ -1,0 +1,81 @@
+// The dashboard at / in headless chromium: the demo world's competitions, leaderboard, chart and trades; the clock buttons advance virtual time and everything follows.
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { WorldFixture } from '../../src/fixture.js';
+import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
+import { launchBrowser, screenshot, type BrowserSession } from './browser.js';
+
+const DEMO = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'worlds', 'demo.json'), 'utf8')) as WorldFixture & { seed: number };
+const SOL = 'So11111111111111111111111111111111111111112';
+const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+
+describe('GET / (dashboard in chromium)', function () {
+  this.timeout(60_000);
+  let s: TestServer;
+  let b: BrowserSession;
+  before(async () => {
+    s = await startTestServer({ fixture: DEMO, seed: DEMO.seed, admin: { ...DEMO.admin, apiKey: ADMIN_KEY } });
+    const [max, mean] = s.world.fixture.agents;
+    for (const [agent, body] of [[max!, { fromToken: USDC, toToken: SOL, amount: '3000', reason: 'momentum' }], [mean!, { fromToken: SOL, toToken: USDC, amount: '5', reason: 'mean reversion' }]] as const) {
+      const res = await s.call('POST', '/api/trade/execute', { key: agent.apiKey, body });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    }
+    b = await launchBrowser();
+  });
+  after(async () => {
+    await b?.close();
+    await s?.close();
+  });
+
+  const text = (sel: string) => b.page.locator(sel).innerText();
+  const points = async () => Number(await b.page.locator('#chart').getAttribute('data-points'));
+
+  it("shows the demo world's competitions, leaderboard and chart without a key", async () => {
+    const { page } = b;
+    await page.goto(`${s.url}/`);
+    await page.locator('#competitions tbody tr').filter({ hasText: 'Demo Summer Open' }).waitFor();
+    expect((await text('#competitions tbody')).toLowerCase()).to.include('demo spring cup').and.include('active').and.include('pending');
+    await page.locator('#leaderboard tbody tr').nth(2).waitFor();
+    const board = await text('#leaderboard tbody');
+    for (const name of ['Momentum Max', 'Mean Reverter', 'HODL Hannah']) expect(board).to.include(name);
+    await page.locator('#chart .uplot canvas').waitFor();
+    expect(await points()).to.be.at.least(3);
+    expect(await page.locator('#chart').getAttribute('aria-label')).to.match(/^Portfolio value of 3 agents/);
+    expect(await text('#trades-note')).to.match(/Paste an admin key/);
+    expect(await page.locator('button.advance').first().isDisabled()).to.equal(true);
+  });
+
+  it('takes the admin key from the keyboard, lists trades and advances the clock with +1 hour, updating clock, leaderboard and chart', async () => {
+    const { page } = b;
+    await page.locator('#admin-key').fill(ADMIN_KEY);
+    await page.locator('#admin-key').press('Enter');
+    await page.waitForFunction("!document.querySelector('button.advance').disabled");
+    await page.locator('#trades tbody tr').nth(1).waitFor();
+    expect(await text('#trades tbody')).to.include('momentum').and.include('mean reversion');
+    expect(await page.evaluate("sessionStorage.getItem('compsim.adminKey')")).to.equal(ADMIN_KEY);
+
+    const clockBefore = await text('#clock-time');
+    const boardBefore = await text('#leaderboard tbody');
+    const pointsBefore = await points();
+    await page.getByRole('button', { name: '+1 hour' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(`document.querySelector('#clock-time').textContent !== ${JSON.stringify(clockBefore)}`);
+    expect(await text('#clock-time')).to.equal('2025-06-02 13:00');
+    await page.waitForFunction(`Number(document.querySelector('#chart').dataset.points) > ${pointsBefore}`);
+    await page.waitForFunction(`document.querySelector('#leaderboard tbody').innerText !== ${JSON.stringify(boardBefore)}`);
+    expect(await points()).to.be.greaterThan(pointsBefore);
+    expect(await text('#status-msg')).to.match(/^Advanced to 2025-06-02 13:00/);
+    await screenshot(page, 'dashboard-1280x800');
+  });
+
+  it('stays readable on a narrow window: no sideways page scroll, every panel visible', async () => {
+    const { page } = b;
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.waitForFunction("document.querySelector('#chart canvas').getBoundingClientRect().width <= 390");
+    expect(await page.evaluate('document.documentElement.scrollWidth')).to.be.at.most(390);
+    for (const sel of ['#controls-h', '#competitions-h', '#leaderboard-h', '#chart-h', '#trades-h']) expect(await page.locator(sel).isVisible(), sel).to.equal(true);
+    await screenshot(page, 'dashboard-narrow');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+});

@@ -1,0 +1,240 @@
+// The OpenAPI document (structure, refs, every route, examples), the test-mode response checker, `compsim openapi`, and the docs and dashboard files.
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { expect } from 'chai';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { inProcessTarget } from '../src/cli/in-process-target.js';
+import { openapiMain } from '../src/cli/openapi.js';
+import { formatFailure } from '../src/cli/run-output.js';
+import { createResponseChecker, type ResponseViolation } from '../src/http/response-check.js';
+import { compileRoutes, matchRoute } from '../src/http/router.js';
+import { ROUTES } from '../src/http/routes/index.js';
+import { findScenarioFiles } from '../src/sim/scenario/files.js';
+import { runScenario } from '../src/sim/scenario/runner.js';
+import { loadScenario } from '../src/sim/scenario/schema.js';
+import type { Target } from '../src/sim/scenario/targets.js';
+import { ADMIN_KEY, startTestServer, type TestServer } from './helpers/server.js';
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020;
+const ROOT = join(import.meta.dirname, '..');
+type Doc = { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> }; tags: { name: string }[]; [k: string]: any };
+
+/** Every `$ref` string in a JSON value. */
+function refs(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) value.forEach((v) => refs(v, out));
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) if (k === '$ref' && typeof v === 'string') out.push(v); else refs(v, out);
+  }
+  return out;
+}
+
+/** Resolves a local JSON pointer (`#/a/b`) in `doc`. */
+function resolvePointer(doc: unknown, ref: string): unknown {
+  return ref.slice(2).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), doc);
+}
+
+describe('GET /api/openapi.json', () => {
+  let s: TestServer;
+  let doc: Doc;
+  before(async () => {
+    s = await startTestServer({ admin: { apiKey: ADMIN_KEY } });
+    const res = await s.call('GET', '/api/openapi.json');
+    expect(res.status).to.equal(200);
+    doc = res.body as Doc;
+  });
+  after(() => s.close());
+
+  it('serves an OpenAPI 3.1 document that the specification schema accepts (200)', async () => {
+    expect(doc.openapi).to.equal('3.1.0');
+    const result = await new Validator().validate(structuredClone(doc));
+    expect(result.valid, JSON.stringify(result.errors, null, 1)?.slice(0, 3000)).to.equal(true);
+  });
+
+  it('documents every route of the table once, with its generation, tag, auth and summary', () => {
+    const ops = Object.values(doc.paths).flatMap((p) => Object.values(p));
+    expect(ops).to.have.length(ROUTES.length);
+    const tagNames = doc.tags.map((t) => t.name);
+    for (const r of ROUTES) {
+      const op = doc.paths[r.path]?.[r.method.toLowerCase()];
+      expect(op, `${r.method} ${r.path}`).to.be.an('object');
+      expect(op.operationId).to.equal(r.id);
+      expect(op.summary).to.equal(r.summary);
+      expect(op.tags).to.deep.equal([r.tag]);
+      expect(tagNames, r.id).to.include(r.tag);
+      expect(op['x-compsim-generation']).to.equal(r.generation);
+      const schemes = (op.security as Record<string, string[]>[]).flatMap((x) => Object.keys(x));
+      if (r.auth === 'admin') expect(schemes, r.id).to.deep.equal(['adminKey']);
+      if (r.auth === 'key') expect(schemes, r.id).to.deep.equal(['agentKey', 'adminKey']);
+      if (r.auth === 'public') expect(op.security, r.id).to.deep.equal([]);
+    }
+    expect(new Set(ROUTES.map((r) => r.generation))).to.deep.equal(new Set(['current', 'legacy', 'shared', 'sim']));
+    expect(ROUTES.filter((r) => r.generation === 'sim').every((r) => r.tag === 'sim')).to.equal(true);
+    expect(Object.keys(doc.components.securitySchemes)).to.deep.equal(['agentKey', 'adminKey']);
+  });
+
+  it('resolves every $ref', () => {
+    const all = refs(doc);
+    expect(all.length).to.be.greaterThan(100);
+    for (const ref of new Set(all)) {
+      expect(ref, ref).to.match(/^#\//);
+      expect(resolvePointer(doc, ref), ref).to.be.an('object');
+    }
+  });
+
+  it('documents a success answer for every route and the error envelope for every error status it can answer', () => {
+    for (const r of ROUTES) {
+      const responses = doc.paths[r.path]![r.method.toLowerCase()].responses as Record<string, any>;
+      const statuses = Object.keys(responses).map(Number);
+      expect(statuses.some((st) => st >= 200 && st < 300), r.id).to.equal(true);
+      expect(statuses, r.id).to.include(500);
+      if (r.auth === 'key' || r.auth === 'admin') expect(statuses, r.id).to.include.members([401, 403]);
+      if (r.method !== 'GET') expect(statuses, r.id).to.include.members([400, 413]);
+      if (r.generation !== 'sim') expect(statuses, r.id).to.include(429);
+      if (r.path.includes('{')) expect(statuses, `${r.id} (an id route)`).to.include(404);
+      for (const st of statuses.filter((x) => x >= 400)) {
+        expect(responses[st].content['application/json'].schema, `${r.id} ${st}`).to.deep.equal({ $ref: '#/components/schemas/ErrorResponse' });
+      }
+    }
+  });
+
+  it('gives every answer and every component an example that validates against its schema', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ $id: 'urn:compsim:doc', components: doc.components });
+    const cache = new Map<string, ReturnType<typeof ajv.compile>>();
+    const compiled = (schema: unknown) => {
+      const key = JSON.stringify(schema);
+      if (!cache.has(key)) cache.set(key, ajv.compile(rebase(schema)));
+      return cache.get(key)!;
+    };
+    let checked = 0;
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        for (const [status, res] of Object.entries(op.responses as Record<string, any>)) {
+          const media = res.content['application/json'];
+          expect(media.example, `${method} ${path} ${status}`).to.not.equal(undefined);
+          const validate = compiled(media.schema);
+          expect(validate(media.example), `${method} ${path} ${status}: ${ajv.errorsText(validate.errors)}`).to.equal(true);
+          checked += 1;
+        }
+      }
+    }
+    for (const [name, schema] of Object.entries(doc.components.schemas)) {
+      const examples = (schema as { examples?: unknown[] }).examples ?? [];
+      const validate = compiled({ $ref: `#/components/schemas/${name}` });
+      for (const ex of examples) expect(validate(ex), `${name}: ${ajv.errorsText(validate.errors)}`).to.equal(true);
+    }
+    expect(checked).to.be.greaterThan(ROUTES.length * 4);
+
+    /** A copy of `schema` whose local refs point into the document registered as `urn:compsim:doc`. */
+    function rebase(schema: unknown): any {
+      return JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"urn:compsim:doc#/components/'));
+    }
+  });
+
+  it('leaves /api/sim/* out when the sim API is off', async () => {
+    const off = await startTestServer({}, { simApi: false });
+    try {
+      const res = await off.call('GET', '/api/openapi.json');
+      expect(Object.keys(res.body.paths).filter((p) => p.startsWith('/api/sim'))).to.deep.equal([]);
+      expect(res.body.tags.map((t: { name: string }) => t.name)).to.not.include('sim');
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('is what `compsim openapi` prints', async () => {
+    let text = '';
+    const sink = new Writable({ write: (chunk, _enc, done) => { text += String(chunk); done(); } });
+    expect(await openapiMain([], sink)).to.equal(0);
+    expect(JSON.parse(text)).to.deep.equal(doc);
+    text = '';
+    expect(await openapiMain(['--server-url', 'http://127.0.0.1:3000', '--no-sim'], sink)).to.equal(0);
+    const printed = JSON.parse(text) as Doc;
+    expect(printed.servers).to.deep.equal([{ url: 'http://127.0.0.1:3000' }]);
+    expect(Object.keys(printed.paths).some((p) => p.startsWith('/api/sim'))).to.equal(false);
+    expect(await openapiMain(['--bogus'], sink, sink)).to.equal(2);
+  });
+});
+
+describe('response checker (test mode)', () => {
+  const checker = createResponseChecker();
+
+  it('names the route, the status and Ajv\'s error for a body that breaks its schema', () => {
+    const v = checker.check({ routeId: 'health.get', method: 'GET', path: '/api/health', status: 200, body: { status: 'ok', timestamp: 'yesterday', uptime: 0, version: '1' } });
+    expect(v?.message).to.match(/^health\.get GET \/api\/health -> 200: body\/timestamp must match format "date-time"/);
+  });
+
+  it('reports a status the route does not document, and an unrouted answer outside the envelope', () => {
+    expect(checker.check({ routeId: 'health.get', method: 'GET', path: '/api/health', status: 404, body: { success: false, error: 'x' } })?.message)
+      .to.match(/status 404 is not documented for this route/);
+    expect(checker.check({ routeId: null, method: 'GET', path: '/nope', status: 404, body: { error: 'x' } })?.message).to.match(/must have required property 'success'/);
+    expect(checker.check({ routeId: null, method: 'GET', path: '/nope', status: 404, body: { success: false, error: 'Cannot GET /nope' } })).to.equal(null);
+  });
+
+  it('passes every answer of the scenario library (in-process) against the documented schemas', async () => {
+    const table = compileRoutes(ROUTES);
+    const violations: ResponseViolation[] = [];
+    const checking = (inner: Target): Target => ({
+      ...inner,
+      async send(req) {
+        const res = await inner.send(req);
+        const routeId = matchRoute(table, req.method.toUpperCase(), req.path)?.route.def.id ?? null;
+        const v = checker.check({ routeId, method: req.method, path: req.path, status: res.status, body: res.body });
+        if (v) violations.push(v);
+        return res;
+      },
+    });
+    const files = findScenarioFiles([join(ROOT, 'scenarios')]);
+    expect(files.length).to.be.greaterThan(10);
+    for (const file of files) {
+      const result = await runScenario(loadScenario(file), checking(inProcessTarget()));
+      expect(result.ok, result.failure ? formatFailure(result.failure).join('\n') : file).to.equal(true);
+    }
+    expect(violations.map((v) => v.message)).to.deep.equal([]);
+  });
+});
+
+describe('GET /api/docs and GET / (static pages)', () => {
+  let s: TestServer;
+  before(async () => { s = await startTestServer(); });
+  after(() => s.close());
+
+  const get = async (path: string) => {
+    const res = await fetch(s.url + path);
+    return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
+  };
+
+  it('serves Swagger UI from the swagger-ui-dist package, pointed at this server\'s document (200)', async () => {
+    const page = await get('/api/docs');
+    expect(page.status).to.equal(200);
+    expect(page.type).to.match(/^text\/html/);
+    expect(page.text).to.include('/api/docs/swagger-ui-bundle.js').and.not.match(/https?:\/\//);
+    expect((await get('/api/docs/init.js')).text).to.include("url: '/api/openapi.json'");
+    const bundle = await get('/api/docs/swagger-ui-bundle.js');
+    expect(bundle.status).to.equal(200);
+    expect(bundle.type).to.match(/javascript/);
+    expect((await get('/api/docs/swagger-ui.css')).type).to.match(/^text\/css/);
+  });
+
+  it('serves the dashboard at / and /ui with its modules and uPlot from node_modules (200)', async () => {
+    for (const path of ['/', '/ui', '/ui/']) {
+      const page = await get(path);
+      expect(page.status, path).to.equal(200);
+      expect(page.text).to.include('<script type="module" src="/ui/app.js">').and.not.match(/src="https?:/);
+    }
+    for (const path of ['/ui/app.js', '/ui/api.js', '/ui/chart.js', '/ui/vendor/uPlot.esm.js']) expect((await get(path)).type, path).to.match(/javascript/);
+    expect((await get('/ui/vendor/uPlot.min.css')).type).to.match(/^text\/css/);
+  });
+
+  it('answers unknown files with the JSON 404 and never serves files outside the asset table (404)', async () => {
+    for (const path of ['/ui/nope.js', '/ui/../package.json', '/ui/vendor/uPlot.cjs.js', '/api/docs/index.html']) {
+      const res = await s.call('GET', path);
+      expect(res.status, path).to.equal(404);
+      expect(res.body.success, path).to.equal(false);
+    }
+  });
+});
