@@ -7,6 +7,7 @@ import type { Agent, Competition, CompetitionAgent, PortfolioSnapshot } from './
 import { leaderboardValues } from './leaderboard.js';
 import { agentRiskMetrics, type RiskMetrics } from './risk-metrics.js';
 import type { Tables } from './tables.js';
+import { pairKey } from './keys.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -17,6 +18,10 @@ const COMPUTED_FIELDS = [
   'rank', 'position', 'score', 'portfolioValue', 'pnl', 'pnlPercent', 'change24h', 'change24hPercent', 'voteCount',
   'calmarRatio', 'sortinoRatio', 'simpleReturn', 'maxDrawdown', 'downsideDeviation',
 ] as const;
+/** Sort fields computed from an agent's snapshot series (the rest need only the leaderboard). */
+const SERIES_FIELDS: readonly string[] = [
+  'pnl', 'pnlPercent', 'change24h', 'change24hPercent', 'calmarRatio', 'sortinoRatio', 'simpleReturn', 'maxDrawdown', 'downsideDeviation',
+];
 /** Every accepted `sort` value (each may carry a leading `-`). */
 export const PARTICIPANT_SORT_FIELDS: readonly string[] = [...AGENT_FIELDS, ...COMPUTED_FIELDS];
 
@@ -116,20 +121,29 @@ export async function competitionParticipants(deps: Deps, input: ParticipantsInp
     const rows: ParticipantRow[] = [];
     for (const { agent, registration } of members) {
       const entry = registration.status === 'active' ? board.get(agent.id) : undefined;
-      const score = entry?.score ?? 0;
-      const snaps = await tx.find('snapshots', 'agentCompetition', `${agent.id}:${competition.id}`);
-      const [pnl, pnlPercent] = change(score, earliest(snaps)?.totalValue);
-      const [change24h, change24hPercent] = change(score, closest(snaps, at - DAY_MS)?.totalValue);
       rows.push({
-        agent, registration, rank: entry?.rank ?? total, score, pnl, pnlPercent, change24h, change24hPercent,
-        voteCount: votes.get(agent.id) ?? 0,
-        risk: competition.type === 'perpetual_futures' ? await agentRiskMetrics(tx, competition.id, agent.id) : null,
+        agent, registration, rank: entry?.rank ?? total, score: entry?.score ?? 0, pnl: 0, pnlPercent: 0, change24h: 0, change24hPercent: 0,
+        voteCount: votes.get(agent.id) ?? 0, risk: null,
       });
     }
-    const sorted = rows.map((row, i) => ({ row, i })).sort((x, y) => {
-      const c = compareValues(sortKey(x.row, field), sortKey(y.row, field));
-      return c !== 0 ? (desc ? -c : c) : x.i - y.i;
-    }).map((x) => x.row);
-    return { competition, rows: sorted.slice(input.offset, input.offset + input.limit), total };
+    // pnl, the 24 h change and risk metrics read an agent's whole snapshot series: only for the page
+    // shown, unless the list is sorted by one of them (10k participants, one page of 50).
+    const metrics = async (row: ParticipantRow) => {
+      const snaps = await tx.find('snapshots', 'agentCompetition', pairKey(row.agent.id, competition.id));
+      [row.pnl, row.pnlPercent] = change(row.score, earliest(snaps)?.totalValue);
+      [row.change24h, row.change24hPercent] = change(row.score, closest(snaps, at - DAY_MS)?.totalValue);
+      if (competition.type === 'perpetual_futures') row.risk = await agentRiskMetrics(tx, competition.id, row.agent.id);
+    };
+    const bySeries = SERIES_FIELDS.includes(field);
+    if (bySeries) for (const row of rows) await metrics(row);
+    // Sort keys computed once per row, not per comparison.
+    const keys = rows.map((row) => sortKey(row, field));
+    const order = rows.map((_, i) => i).sort((x, y) => {
+      const c = compareValues(keys[x], keys[y]);
+      return c !== 0 ? (desc ? -c : c) : x - y;
+    });
+    const page = order.slice(input.offset, input.offset + input.limit).map((i) => rows[i]!);
+    if (!bySeries) for (const row of page) await metrics(row);
+    return { competition, rows: page, total };
   });
 }

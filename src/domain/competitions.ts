@@ -8,6 +8,7 @@ import type {
   Competition, CompetitionType, Principal, CrossChainTradingType, InitialBalance, Reward, TradingConstraints,
 } from './model.js';
 import type { Tables } from './tables.js';
+import { pairKey } from './keys.js';
 
 /** Competition fields as an admin gives them (dates already in epoch ms). */
 export interface CompetitionInput {
@@ -90,7 +91,7 @@ export async function implicitCompetitionId(tx: ReadTx<Tables>, principal: Princ
   if (principal.kind === 'agent') {
     const mine = [];
     for (const c of active) {
-      const reg = await tx.get('competitionAgents', `${c.id}:${principal.agentId}`);
+      const reg = await tx.get('competitionAgents', pairKey(c.id, principal.agentId));
       if (reg?.status === 'active') mine.push(c);
     }
     if (mine.length > 0) candidates = mine;

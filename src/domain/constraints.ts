@@ -52,10 +52,10 @@ export function checkConstraints(address: string, price: ResolvedPrice, c: Tradi
     const min = c[check.key];
     if (!min) continue;
     const value = check.value(price, now);
-    const details = { rule: 'tradingConstraint', constraint: check.key, token: address, specificChain: price.specificChain, minimum: min };
+    const details = () => ({ rule: 'tradingConstraint', constraint: check.key, token: address, specificChain: price.specificChain, minimum: min });
     if (value === null || value === undefined) {
-      throw new DomainError(check.missing, { min }, { details: { ...details, value: null } });
+      throw new DomainError(check.missing, { min }, { details: { ...details(), value: null } });
     }
-    if (value < min) throw new DomainError(check.tooLow, check.params(value, min), { details: { ...details, value } });
+    if (value < min) throw new DomainError(check.tooLow, check.params(value, min), { details: { ...details(), value } });
   }
 }

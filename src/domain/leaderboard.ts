@@ -4,9 +4,10 @@ import { activeCompetitions, requireCompetition } from './competitions.js';
 import type { Deps } from './deps.js';
 import { DomainError } from './errors.js';
 import type { Agent, Competition, PortfolioSnapshot, Principal } from './model.js';
-import { activeAgentIds, portfolioValue } from './portfolio.js';
+import { activeAgentIds, latestSnapshot, portfolioValue } from './portfolio.js';
 import { isMetricRanked, metricRanking } from './risk-metrics.js';
 import type { Tables } from './tables.js';
+import { pairKey } from './keys.js';
 
 /** One leaderboard entry: an agent and the value it is ranked by (USD). */
 export interface LeaderboardValue { agentId: string; value: number }
@@ -41,14 +42,14 @@ export async function leaderboardValues(deps: Deps, tx: ReadTx<Tables>, comp: Co
   }
   const latest: LeaderboardValue[] = [];
   for (const agentId of active) {
-    const snap = newestSnapshot(await tx.find('snapshots', 'agentCompetition', `${agentId}:${comp.id}`));
+    const snap = await latestSnapshot(tx, comp.id, agentId);
     if (snap) latest.push({ agentId, value: snap.totalValue });
   }
   if (latest.length > 0) return byValueDesc(latest);
   const now = deps.clock.now();
   const live: LeaderboardValue[] = [];
   for (const agentId of active) {
-    const balances = await tx.find('balances', 'agentCompetition', `${agentId}:${comp.id}`);
+    const balances = await tx.find('balances', 'agentCompetition', pairKey(agentId, comp.id));
     live.push({ agentId, value: portfolioValue(deps, balances, now) ?? 0 });
   }
   return byValueDesc(live);
@@ -75,13 +76,13 @@ export async function activeCompetitionsFor(tx: ReadTx<Tables>, principal: Princ
   const active = await activeCompetitions(tx);
   if (principal.kind !== 'agent') return active;
   const mine: Competition[] = [];
-  for (const c of active) if ((await tx.get('competitionAgents', `${c.id}:${principal.agentId}`))?.status === 'active') mine.push(c);
+  for (const c of active) if ((await tx.get('competitionAgents', pairKey(c.id, principal.agentId)))?.status === 'active') mine.push(c);
   return mine.length > 0 ? mine : active;
 }
 
 /** True when the agent's registration in the competition is active. */
 export async function isActiveParticipant(tx: ReadTx<Tables>, competitionId: string, agentId: string): Promise<boolean> {
-  return (await tx.get('competitionAgents', `${competitionId}:${agentId}`))?.status === 'active';
+  return (await tx.get('competitionAgents', pairKey(competitionId, agentId)))?.status === 'active';
 }
 
 /** A ranked row of the leaderboard view. */
@@ -121,7 +122,7 @@ export async function competitionLeaderboard(deps: Deps, input: { principal: Pri
     const inactive: UnrankedEntry[] = [];
     for (const reg of await tx.find('competitionAgents', 'competition', competition.id)) {
       if (ranked.has(reg.agentId)) continue;
-      const snap = newestSnapshot(await tx.find('snapshots', 'agentCompetition', `${reg.agentId}:${competition.id}`));
+      const snap = await latestSnapshot(tx, competition.id, reg.agentId);
       inactive.push({
         agentId: reg.agentId, agent: await tx.get('agents', reg.agentId), value: snap?.totalValue ?? 0,
         reason: reg.deactivationReason || 'Not actively participating in this competition',

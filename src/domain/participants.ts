@@ -26,9 +26,9 @@ export async function registerAgentTx(
   }
   const agent = await tx.get('agents', agentId);
   if (!agent) throw new DomainError('AGENT_NOT_FOUND');
-  for (const reg of await tx.find('competitionAgents', 'competition', comp.id)) {
-    const other = await tx.get('agents', reg.agentId);
-    if (other && other.ownerId === agent.ownerId) throw new DomainError(sameOwnerCode);
+  // The owner's other agents (the owner index), not every registration: a start with N agents stays O(N).
+  for (const other of await tx.find('agents', 'owner', agent.ownerId)) {
+    if (await tx.get('competitionAgents', regId(comp.id, other.id))) throw new DomainError(sameOwnerCode);
   }
   const now = deps.clock.now();
   await tx.insert('competitionAgents', {

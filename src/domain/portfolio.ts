@@ -4,6 +4,7 @@ import type { Deps } from './deps.js';
 import type { Balance, Competition, PortfolioSnapshot } from './model.js';
 import { valuationPrice } from './prices.js';
 import type { Tables } from './tables.js';
+import { pairKey } from './keys.js';
 
 /**
  * Value of a set of balances at `at`. With `strict`, a positive balance without a price makes the
@@ -39,7 +40,7 @@ export async function takeSnapshotsTx(
   if (!force && comp.endDate !== null && at > comp.endDate) return [];
   const out: PortfolioSnapshot[] = [];
   for (const agentId of agentIds) {
-    const balances = await tx.find('balances', 'agentCompetition', `${agentId}:${comp.id}`);
+    const balances = await tx.find('balances', 'agentCompetition', pairKey(agentId, comp.id));
     if (balances.length === 0) continue;
     const value = portfolioValue(deps, balances, at, true);
     if (value === null) continue;
@@ -48,7 +49,18 @@ export async function takeSnapshotsTx(
   return out;
 }
 
+/**
+ * The newest snapshot of an agent in a competition, read in O(1): the last one stored. Snapshot
+ * rows are only ever inserted at the current virtual time, which never moves back (restore and
+ * load replace rows and clock together), so storage order is time order and the last row is the
+ * one with the latest timestamp (on a tie, the later write), which is what scanning them all with
+ * `newestSnapshot` (leaderboard.ts) picks.
+ */
+export async function latestSnapshot(tx: ReadTx<Tables>, competitionId: string, agentId: string): Promise<PortfolioSnapshot | undefined> {
+  return (await tx.slice('snapshots', 'agentCompetition', pairKey(agentId, competitionId), -1))[0];
+}
+
 /** Snapshots of one agent in one competition, newest first. */
 export async function agentSnapshots(tx: ReadTx<Tables>, competitionId: string, agentId: string): Promise<PortfolioSnapshot[]> {
-  return (await tx.find('snapshots', 'agentCompetition', `${agentId}:${competitionId}`)).reverse();
+  return (await tx.find('snapshots', 'agentCompetition', pairKey(agentId, competitionId))).reverse();
 }

@@ -49,7 +49,7 @@ export function findPrice(
 /** Price used for portfolio valuation: the zero address counts as the chain's wrapped native token. */
 export function valuationPrice(prices: PriceSource, address: string, chain: SpecificChain, at: number): number | null {
   let addr = address;
-  if (address.toLowerCase() === ZERO_ADDRESS) {
+  if (address.length === ZERO_ADDRESS.length && address.toLowerCase() === ZERO_ADDRESS) {
     const wrapped = prices.catalogue().tokens(chain).find((t) => t.kind === 'wrapped');
     if (!wrapped) return null;
     addr = wrapped.address;

@@ -4,6 +4,7 @@ import type {
   Admin, Agent, AgentNonce, AgentRating, Arena, Balance, Competition, CompetitionAgent, InferenceBadge, InferenceSubmission, LeaderboardEntry,
   PerpsPosition, ScriptedAction, PortfolioSnapshot, RewardClaim, Trade, User, Vote,
 } from './model.js';
+import { pairKey } from './keys.js';
 
 /** Row type of every table. */
 export interface Tables {
@@ -43,15 +44,15 @@ export const TABLES: Schema<Tables> = {
   arenas: { key: 'id' },
   competitions: { key: 'id', indexes: { status: (r) => r.status, arena: (r) => r.arenaId } },
   competitionAgents: { key: 'id', indexes: { competition: (r) => r.competitionId, agent: (r) => r.agentId } },
-  balances: { key: 'id', indexes: { agentCompetition: (r) => `${r.agentId}:${r.competitionId}`, agent: (r) => r.agentId } },
+  balances: { key: 'id', indexes: { agentCompetition: (r) => pairKey(r.agentId, r.competitionId), agent: (r) => r.agentId } },
   snapshots: {
     key: 'id',
-    indexes: { competition: (r) => r.competitionId, agentCompetition: (r) => `${r.agentId}:${r.competitionId}` },
+    indexes: { competition: (r) => r.competitionId, agentCompetition: (r) => pairKey(r.agentId, r.competitionId) },
   },
   leaderboards: { key: 'id', indexes: { competition: (r) => r.competitionId } },
   trades: {
     key: 'id',
-    indexes: { competition: (r) => r.competitionId, agentCompetition: (r) => `${r.agentId}:${r.competitionId}`, agent: (r) => r.agentId },
+    indexes: { competition: (r) => r.competitionId, agentCompetition: (r) => pairKey(r.agentId, r.competitionId), agent: (r) => r.agentId },
   },
   votes: {
     key: 'id',

@@ -1,5 +1,5 @@
 // Paper trading: execute and quote with the hosted service's check order, numbers and messages (reference §1).
-import type { ReadTx, WriteTx } from '../ports/store.js';
+import type { WriteTx } from '../ports/store.js';
 import { implicitCompetitionId } from './competitions.js';
 import { checkConstraints } from './constraints.js';
 import type { Deps } from './deps.js';
@@ -10,6 +10,7 @@ import { detectChain, findPrice, type ResolvedPrice } from './prices.js';
 import { competitionSlippage } from './slippage.js';
 import type { Tables } from './tables.js';
 import type { BlockchainType } from '../ports/prices.js';
+import { pairKey } from './keys.js';
 
 /** Smallest tradable amount (exactly this much is allowed). */
 export const MIN_TRADE_AMOUNT = 0.000001;
@@ -65,12 +66,12 @@ function resolveChains(from: string, to: string, i: Omit<TradeChains, 'fromChain
  * both (two EVM tokens really on different chains pass when it gave none).
  */
 export function checkCrossChain(type: CrossChainTradingType, c: TradeChains): void {
-  const details = { rule: 'crossChain', tradingType: type, ...c };
+  const details = () => ({ rule: 'crossChain', tradingType: type, ...c });
   const parentsDiffer = c.fromChain !== c.toChain;
-  if (type === 'disallowXParent' && parentsDiffer) throw new DomainError('CROSS_PARENT_DISABLED', {}, { details });
+  if (type === 'disallowXParent' && parentsDiffer) throw new DomainError('CROSS_PARENT_DISABLED', {}, { details: details() });
   if (type === 'disallowAll') {
     const bothGiven = c.fromSpecificChain !== undefined && c.toSpecificChain !== undefined;
-    if (parentsDiffer || (bothGiven && c.fromSpecificChain !== c.toSpecificChain)) throw new DomainError('CROSS_CHAIN_DISABLED', {}, { details });
+    if (parentsDiffer || (bothGiven && c.fromSpecificChain !== c.toSpecificChain)) throw new DomainError('CROSS_CHAIN_DISABLED', {}, { details: details() });
   }
 }
 
@@ -96,10 +97,8 @@ export function fill(deps: Deps, usd: number, toUsd: number, model?: Competition
 
 const EXECUTE_USAGE = 'POST /api/trade/execute with competitionId in body';
 
-/** Controller-level checks of execute (upstream's order 1-4); resolves an omitted competitionId. */
-async function readExecuteInput(tx: ReadTx<Tables>, principal: Principal, i: ExecuteInput) {
-  let cid = i.competitionId;
-  if (cid === undefined) cid = await implicitCompetitionId(tx, principal, EXECUTE_USAGE);
+/** Controller-level checks of execute (upstream's order 1-4), `cid` being the given or implicit competitionId. */
+function checkExecuteInput(cid: unknown, i: ExecuteInput) {
   if (!i.fromToken || !i.toToken || !i.amount) {
     const missing = (['fromToken', 'toToken', 'amount'] as const).filter((k) => !i[k]);
     throw new DomainError('TRADE_MISSING_PARAMS', {}, { details: { rule: 'required', missing } });
@@ -128,7 +127,9 @@ export async function credit(deps: Deps, tx: WriteTx<Tables>, rows: readonly Bal
 export async function executeTrade(deps: Deps, principal: Principal, input: ExecuteInput): Promise<Trade> {
   const agentId = callerAgentId(principal);
   return deps.store.transact(async (tx) => {
-    const { cid, from, to, reason, amount } = await readExecuteInput(tx, principal, input);
+    // Only an omitted competitionId costs a lookup (an extra await per trade otherwise).
+    const given = input.competitionId !== undefined ? input.competitionId : await implicitCompetitionId(tx, principal, EXECUTE_USAGE);
+    const { cid, from, to, reason, amount } = checkExecuteInput(given, input);
     if (!UUID_RE.test(cid)) throw new DomainError('INVALID_UUID_SYNTAX', { value: cid }, { details: { rule: 'competitionId', competitionId: cid } });
     const comp = await tx.get('competitions', cid.toLowerCase());
     if (!comp) throw new DomainError('COMPETITION_ID_NOT_FOUND', { id: cid }, { details: { rule: 'competitionExists', competitionId: cid } });
@@ -139,7 +140,7 @@ export async function executeTrade(deps: Deps, principal: Principal, input: Exec
     if ((comp.endDate !== null && now > comp.endDate) || comp.status === 'ended' || comp.status === 'ending') {
       throw new DomainError('TRADE_COMPETITION_ENDED', { name: comp.name }, { details: { rule: 'competitionEnded', endDate: comp.endDate, now } });
     }
-    const reg = await tx.get('competitionAgents', `${comp.id}:${agentId}`);
+    const reg = await tx.get('competitionAgents', pairKey(comp.id, agentId));
     if (reg?.status !== 'active') {
       throw new DomainError('TRADE_NOT_REGISTERED', { agentId, competitionId: cid }, { details: { rule: 'registration', agentId, competitionId: comp.id, status: reg?.status ?? null } });
     }
@@ -150,7 +151,7 @@ export async function executeTrade(deps: Deps, principal: Principal, input: Exec
     const { fromPrice, toPrice } = priceBoth(deps, from, to, chains, now);
     if (toPrice.price > 0) checkConstraints(to, toPrice, comp.tradingConstraints, now);
     const tradeAmountUsd = amount * fromPrice.price;
-    const rows = await tx.find('balances', 'agentCompetition', `${agentId}:${comp.id}`);
+    const rows = await tx.find('balances', 'agentCompetition', pairKey(agentId, comp.id));
     const fromRow = findBalanceRow(rows, from);
     const available = fromRow?.amount ?? 0;
     if (available < amount) throw new DomainError('INSUFFICIENT_BALANCE', {}, { details: { rule: 'balance', token: from, requested: amount, available } });

@@ -6,9 +6,13 @@ import { compileValidators, type RouteValidators } from './validate.js';
 export interface CompiledRoute { def: RouteDef; regex: RegExp; paramNames: string[]; validators: RouteValidators }
 
 /** The compiled route table. */
-export interface RouteTable { routes: CompiledRoute[] }
+export interface RouteTable {
+  routes: CompiledRoute[];
+  /** Routes without path parameters by `METHOD path` (a literal route always wins, so no regex is run for them). */
+  literal?: Map<string, CompiledRoute>;
+}
 
-/** Compiles routes once (Ajv compilation is the expensive part). */
+/** Compiles the route table once (each route's validators on its first use: Ajv compilation is the expensive part). */
 export function compileRoutes(defs: readonly RouteDef[]): RouteTable {
   const seen = new Set<string>();
   const routes = defs.map((def) => {
@@ -22,9 +26,19 @@ export function compileRoutes(defs: readonly RouteDef[]): RouteTable {
       paramNames.push(m[1]!);
       return '([^/]+)';
     }).join('/');
-    return { def, regex: new RegExp(`^${pattern}/?$`), paramNames, validators: compileValidators(def) };
+    // Ajv compiles a route's schemas on its first request, not here: compiling all of them took
+    // about a quarter of a second of `compsim serve`'s start-up, most for routes a run never calls.
+    let validators: RouteValidators | undefined;
+    return {
+      def, regex: new RegExp(`^${pattern}/?$`), paramNames,
+      get validators() {
+        return (validators ??= compileValidators(def));
+      },
+    };
   });
-  return { routes };
+  const literal = new Map<string, CompiledRoute>();
+  for (const r of routes) if (r.paramNames.length === 0) literal.set(`${r.def.method} ${r.def.path}`, r);
+  return { routes, literal };
 }
 
 function decode(s: string): string {
@@ -37,6 +51,9 @@ function decode(s: string): string {
 
 /** Finds the route for a method and path; literal routes win over parameterised ones of the same shape. */
 export function matchRoute(table: RouteTable, method: string, path: string): { route: CompiledRoute; params: Record<string, string> } | null {
+  // Exact literal paths (with or without one trailing slash) are a map lookup: they beat any parameterised match.
+  const exact = table.literal?.get(`${method} ${path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path}`);
+  if (exact && exact.regex.test(path)) return { route: exact, params: {} };
   let best: { route: CompiledRoute; params: Record<string, string> } | null = null;
   for (const route of table.routes) {
     if (route.def.method !== method) continue;

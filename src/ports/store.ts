@@ -18,6 +18,12 @@ export interface ReadTx<T> {
   /** Rows whose index `index` has key `key`, insertion order. */
   find<K extends keyof T>(table: K, index: string, key: string): Promise<T[K][]>;
   count<K extends keyof T>(table: K, index?: string, key?: string): Promise<number>;
+  /**
+   * Rows at positions `start` .. `end - 1` of `find(table, index, key)` (negative positions count
+   * from the end, as `Array.prototype.slice`), without reading the others: `slice(..., -1)` is
+   * the newest row of a key in O(1) however many it has.
+   */
+  slice<K extends keyof T>(table: K, index: string, key: string, start: number, end?: number): Promise<T[K][]>;
 }
 
 /** Write operations, available inside transactions only. */
@@ -35,6 +41,13 @@ export interface WriteTx<T> extends ReadTx<T> {
 export interface AuxState {
   capture(): unknown;
   apply(v: unknown): void;
+  /**
+   * Optional change counter: a different number whenever the state changed (`apply` included).
+   * A store may then reuse its last capture while the number stays the same, so `capture` is
+   * not paid on every transaction; `apply` must copy what it is given and callers must not
+   * mutate a capture.
+   */
+  version?(): number;
 }
 
 /** Opaque in-memory snapshot. */

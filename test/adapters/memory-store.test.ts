@@ -1,6 +1,7 @@
 // Runs the store contract against the memory adapter, plus its row-freezing option.
 import { expect } from 'chai';
 import { MemoryStore } from '../../src/adapters/memory/memory-store.js';
+import type { AuxState } from '../../src/ports/store.js';
 import { SCHEMA, storeContract, type T } from './store-contract.js';
 
 storeContract('memory', () => new MemoryStore<T>(SCHEMA));
@@ -11,5 +12,61 @@ describe('MemoryStore', () => {
     const store = new MemoryStore<T>(SCHEMA, { freeze: true });
     const row = await store.transact((tx) => tx.insert('items', { id: 'a', group: null, n: 1 }));
     expect(() => { (row as { n: number }).n = 2; }).to.throw(TypeError);
+  });
+
+  it('keeps a snapshot intact while the live tables change (copy-on-write across chunks and shards)', async () => {
+    const store = new MemoryStore<T>(SCHEMA);
+    await store.transact(async (tx) => {
+      for (let n = 0; n < 3000; n++) await tx.insert('items', { id: `i${n}`, group: `g${n % 7}`, n });
+    });
+    const before = await store.dump();
+    const snap = await store.snapshot();
+    await store.transact(async (tx) => {
+      for (let n = 0; n < 3000; n += 3) await tx.put('items', { id: `i${n}`, group: 'moved', n: -n });
+      for (let n = 1; n < 3000; n += 5) await tx.delete('items', `i${n}`);
+      await tx.insert('items', { id: 'new', group: 'g1', n: 1 });
+    });
+    expect(await store.read((tx) => tx.count('items', 'group', 'moved'))).to.equal(800); // every third moved, minus the deleted ones
+    await store.restore(snap);
+    expect(await store.dump()).to.deep.equal(before);
+    expect(await store.read((tx) => tx.count('items', 'group', 'moved'))).to.equal(0);
+    expect((await store.read((tx) => tx.find('items', 'group', 'g3'))).map((r) => r.n)).to.deep.equal(before.tables.items!.filter((r) => (r as { group: string }).group === 'g3').map((r) => (r as { n: number }).n));
+  });
+
+  it('rejects a nested call made after an await deep inside a transaction', async () => {
+    const store = new MemoryStore<T>(SCHEMA);
+    const helper = async () => {
+      await Promise.resolve();
+      return store.read(async () => 1);
+    };
+    let err: unknown;
+    try {
+      await store.transact(async (tx) => {
+        await tx.insert('items', { id: 'a', group: null, n: 1 });
+        return await helper();
+      });
+    } catch (e) { err = e; }
+    expect(String(err)).to.match(/nested/);
+    expect(await store.read((tx) => tx.count('items'))).to.equal(0);
+  });
+
+  it('captures an aux state with a version only when the version moved', async () => {
+    const store = new MemoryStore<T>(SCHEMA);
+    let captures = 0;
+    const aux: AuxState & { value: number; v: number } = {
+      value: 1, v: 0,
+      capture() { captures += 1; return this.value; },
+      apply(x) { this.value = x as number; this.v += 1; },
+      version() { return this.v; },
+    };
+    store.attach('versioned', aux);
+    for (let i = 0; i < 5; i++) await store.transact(async () => undefined);
+    expect(captures).to.equal(1);
+    await store.transact(async () => {
+      aux.value = 2;
+      aux.v += 1;
+      throw new Error('undo');
+    }).catch(() => undefined);
+    expect(aux.value).to.equal(1);
   });
 });

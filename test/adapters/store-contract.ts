@@ -41,6 +41,23 @@ export function storeContract(name: string, make: () => Store<T>): void {
       });
     });
 
+    it('slices the rows of an index key by position, like Array.prototype.slice', async () => {
+      await store.transact(async (tx) => {
+        for (let n = 0; n < 1200; n++) await tx.insert('items', { id: `i${n}`, group: n % 2 === 0 ? 'even' : 'odd', n });
+        await tx.delete('items', 'i2');
+      });
+      await store.read(async (tx) => {
+        const all = await tx.find('items', 'group', 'even');
+        const ns = (rows: { n: number }[]) => rows.map((r) => r.n);
+        expect(ns(await tx.slice('items', 'group', 'even', -1))).to.deep.equal([1198]);
+        expect(ns(await tx.slice('items', 'group', 'even', 0, 2))).to.deep.equal([0, 4]);
+        expect(ns(await tx.slice('items', 'group', 'even', 510, 515))).to.deep.equal(ns(all.slice(510, 515)));
+        expect(ns(await tx.slice('items', 'group', 'even', -3, -1))).to.deep.equal(ns(all.slice(-3, -1)));
+        expect(await tx.slice('items', 'group', 'even', 700)).to.deep.equal([]);
+        expect(await tx.slice('items', 'group', 'none', 0)).to.deep.equal([]);
+      });
+    });
+
     it('rejects a duplicate insert and keeps put in place, moving index entries', async () => {
       await store.transact(async (tx) => {
         await tx.insert('items', { id: 'a', group: 'x', n: 1 });

@@ -14,8 +14,17 @@ export class NodeSecrets implements Secrets {
     this.key = createHash('sha256').update(rootKey).digest();
   }
 
+  /** Recent hashes: every authenticated request hashes its key, mostly the same few keys. */
+  private readonly hashes = new Map<string, string>();
+
   hash(key: string): string {
-    return createHash('sha256').update(key).digest('hex');
+    let h = this.hashes.get(key);
+    if (h === undefined) {
+      if (this.hashes.size >= 10_000) this.hashes.clear();
+      h = createHash('sha256').update(key).digest('hex');
+      this.hashes.set(key, h);
+    }
+    return h;
   }
 
   encrypt(plain: string): string {

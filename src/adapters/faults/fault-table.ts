@@ -5,6 +5,9 @@ import type { SpecificChain } from '../../ports/prices.js';
 
 interface Captured { next: number; faults: Fault[] }
 
+/** The answer of {@link FaultTable.priceFaults} without faults (shared: prices are looked up millions of times). */
+const NO_FAULTS: readonly PriceFault[] = Object.freeze([]);
+
 /** True when `address` on `chain` is what a token fault targets (EVM addresses compare case-insensitively). */
 function hits(f: PriceFault, address: string, chain: SpecificChain): boolean {
   const evm = chain !== 'svm';
@@ -20,11 +23,18 @@ function hits(f: PriceFault, address: string, chain: SpecificChain): boolean {
 export class FaultTable implements AuxState, PriceFaultLookup {
   private list: Fault[] = [];
   private next = 1;
+  /** Change counter (AuxState.version): the store reuses its last capture until it moves. */
+  private changes = 0;
+
+  version(): number {
+    return this.changes;
+  }
 
   /** Adds a fault and returns it with its id. */
   add(spec: FaultSpec): Fault {
     const fault = { ...spec, id: `fault-${this.next++}` } as Fault;
     this.list.push(fault);
+    this.changes += 1;
     return { ...fault };
   }
 
@@ -32,6 +42,7 @@ export class FaultTable implements AuxState, PriceFaultLookup {
   remove(id: string): boolean {
     const before = this.list.length;
     this.list = this.list.filter((f) => f.id !== id);
+    this.changes += 1;
     return this.list.length !== before;
   }
 
@@ -46,7 +57,7 @@ export class FaultTable implements AuxState, PriceFaultLookup {
   }
 
   priceFaults(address: string, chain: SpecificChain): readonly PriceFault[] {
-    if (this.list.length === 0) return [];
+    if (this.list.length === 0) return NO_FAULTS;
     return this.list.filter((f): f is PriceFault => 'token' in f && hits(f, address, chain));
   }
 
@@ -65,6 +76,7 @@ export class FaultTable implements AuxState, PriceFaultLookup {
     const f = this.list[i] as Extract<PathFault, { kind: 'rateLimit' }>;
     const used = f.remaining === null ? f : { ...f, remaining: f.remaining - 1 };
     this.list[i] = used;
+    if (used !== f) this.changes += 1;
     return { ...used };
   }
 
@@ -82,5 +94,6 @@ export class FaultTable implements AuxState, PriceFaultLookup {
     }
     this.list = c.faults.map((f) => ({ ...f }));
     this.next = c.next;
+    this.changes += 1;
   }
 }

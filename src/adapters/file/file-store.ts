@@ -26,7 +26,8 @@ type Op = ['p', string, unknown] | ['d', string, string | number];
 /** The transaction handle given to `fn`, recording every write it makes. */
 function recording<T>(tx: WriteTx<T>, ops: Op[], seqs: Map<string, number>): WriteTx<T> {
   return {
-    get: tx.get, all: tx.all, find: tx.find, count: tx.count,
+    get: (t, id) => tx.get(t, id), all: (t) => tx.all(t), find: (t, index, key) => tx.find(t, index, key),
+    count: (t, index, key) => tx.count(t, index, key), slice: (t, index, key, start, end) => tx.slice(t, index, key, start, end),
     insert: async (t, row) => {
       const stored = await tx.insert(t, row);
       ops.push(['p', String(t), stored]);

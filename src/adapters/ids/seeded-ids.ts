@@ -5,6 +5,28 @@ import { Sfc32 } from './rng.js';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const ALGORITHM = 'sfc32';
+const HEX_CODES = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
+const DASH = '-'.charCodeAt(0);
+
+/** One reusable buffer of character codes (ids are built synchronously, one at a time). */
+const codeBuffer: number[] = [];
+
+function scratch(): number[] {
+  codeBuffer.length = 0;
+  return codeBuffer;
+}
+
+function pushHex(codes: number[], byte: number): void {
+  codes.push(HEX_CODES[byte >> 4]!, HEX_CODES[byte & 15]!);
+}
+
+/**
+ * One flat string from character codes. Ids are stored in millions of rows: a string built by
+ * concatenation is a rope of several objects, this is a single sequential one (about half the memory).
+ */
+function fromCodes(codes: number[]): string {
+  return String.fromCharCode.apply(null, codes);
+}
 
 /** Every identifier and random draw of a world comes from here. */
 export class SeededIds implements Ids, AuxState {
@@ -19,17 +41,22 @@ export class SeededIds implements Ids, AuxState {
   }
 
   hex(bytes: number): string {
-    let out = '';
-    for (let i = 0; i < bytes; i++) out += (this.rng.nextUint32() & 0xff).toString(16).padStart(2, '0');
-    return out;
+    const codes = scratch();
+    for (let i = 0; i < bytes; i++) pushHex(codes, this.rng.nextUint32() & 0xff);
+    return fromCodes(codes);
   }
 
   uuid(): string {
-    const h = this.hex(16).split('');
-    h[12] = '4';
-    h[16] = '89ab'[parseInt(h[16]!, 16) & 3]!;
-    const s = h.join('');
-    return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+    // Sixteen draws as hex, version nibble 4, variant nibble 8-b, dashes after 4, 6, 8 and 10 bytes.
+    const codes = scratch();
+    for (let i = 0; i < 16; i++) {
+      let b = this.rng.nextUint32() & 0xff;
+      if (i === 6) b = 0x40 | (b & 0x0f);
+      else if (i === 8) b = ((8 | ((b >> 4) & 3)) << 4) | (b & 0x0f);
+      if (i === 4 || i === 6 || i === 8 || i === 10) codes.push(DASH);
+      pushHex(codes, b);
+    }
+    return fromCodes(codes);
   }
 
   apiKey(): string {

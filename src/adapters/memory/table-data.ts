@@ -1,7 +1,27 @@
-// One in-memory table: rows in insertion order plus secondary indexes that are kept in step.
+// One in-memory table: rows by insertion ordinal, an id map and secondary indexes, all copy-on-write so snapshots share them.
+import { ChunkVec, Generation, OrdList, ShardMap, type FrozenShardMap, type FrozenVec } from './persistent.js';
 
 type IndexFn = (row: never) => string | null;
 type Id = string | number;
+
+/** Marks an undo entry of an insert (the row was absent before). */
+export const ABSENT: unique symbol = Symbol('absent');
+
+/**
+ * The undo log of a transaction: four slots per change, `(table, id, previous row or ABSENT,
+ * ordinal)`; the memory store also logs sequences there (its own marker as the table).
+ */
+export type UndoLog = unknown[];
+
+/** A table as a snapshot holds it: shared, never mutated. */
+export interface TableState {
+  readonly rows: FrozenVec<unknown>;
+  readonly ords: FrozenShardMap<number>;
+  readonly indexes: readonly FrozenShardMap<OrdList>[];
+  readonly live: number;
+}
+
+interface Index { name: string; fn: IndexFn; map: ShardMap<OrdList> }
 
 /** Recursively freezes plain data (rows are immutable once stored). */
 export function deepFreeze<R>(v: R): R {
@@ -12,103 +32,218 @@ export function deepFreeze<R>(v: R): R {
   return v;
 }
 
-/** Rows and indexes of one table; every mutation returns its own undo function. */
+/**
+ * Rows and indexes of one table. Rows live in a vector by insertion ordinal (a put keeps the
+ * ordinal, a delete leaves an empty slot), an id map gives each row's ordinal, and every index key
+ * has a sorted list of ordinals, so `find` is insertion order without sorting. All three are
+ * copy-on-write per {@link Generation}: {@link capture} and {@link install} are O(number of
+ * indexes), and the first writes after them copy only the chunks and shards they touch.
+ */
 export class TableData {
-  rows = new Map<Id, unknown>();
-  private indexes = new Map<string, Map<string, Set<Id>>>();
-  private order = new Map<Id, number>();
-  private nextOrder = 0;
-  /** The index definitions as a list (not re-derived per row: restores index every row). */
+  private rows: ChunkVec<unknown>;
+  private ords: ShardMap<number>;
+  private indexes: Index[];
+  private live = 0;
+  /** The index definitions as a list (not re-derived per row). */
   private readonly defList: [string, IndexFn][];
 
-  constructor(private readonly defs: Record<string, IndexFn>) {
+  constructor(defs: Record<string, IndexFn>, private readonly g: Generation = new Generation()) {
     this.defList = Object.entries(defs);
-    this.rebuild();
+    this.rows = new ChunkVec(g);
+    this.ords = new ShardMap(g);
+    this.indexes = this.defList.map(([name, fn]) => ({ name, fn, map: new ShardMap<OrdList>(g) }));
+  }
+
+  /** Number of rows. */
+  get size(): number {
+    return this.live;
+  }
+
+  get(id: Id): unknown {
+    const ord = this.ords.get(id);
+    return ord === undefined ? undefined : this.rows.get(ord);
+  }
+
+  has(id: Id): boolean {
+    return this.ords.has(id);
+  }
+
+  /** Every row, in insertion order. */
+  all(): unknown[] {
+    const out: unknown[] = [];
+    this.rows.forEach((r) => out.push(r));
+    return out;
   }
 
   /** Rows of index `index` with key `key`, in table insertion order. */
   find(index: string, key: string): unknown[] {
-    const idx = this.indexes.get(index);
-    if (!idx) throw new Error(`unknown index ${index}`);
-    const ids = [...(idx.get(key) ?? [])];
-    ids.sort((a, b) => this.order.get(a)! - this.order.get(b)!);
-    return ids.map((id) => this.rows.get(id));
+    const list = this.index(index).map.get(key);
+    if (list === undefined) return [];
+    const out: unknown[] = [];
+    const rows = this.rows;
+    list.forEach((ord) => out.push(rows.get(ord)));
+    return out;
   }
 
-  /** Inserts or replaces a row (keeping its position); returns the undo. */
-  set(id: Id, row: unknown): () => void {
-    const prev = this.rows.get(id);
-    const had = this.rows.has(id);
-    if (had) this.unindex(id, prev);
-    else this.order.set(id, this.nextOrder++);
-    this.rows.set(id, row);
-    this.index(id, row);
-    return () => {
-      this.unindex(id, row);
-      if (had) {
-        this.rows.set(id, prev);
-        this.index(id, prev);
-      } else {
-        this.rows.delete(id);
-        this.order.delete(id);
+  /** Rows at positions `start` .. `end - 1` of an index key in insertion order; negative positions count from the end (Array.prototype.slice). */
+  slice(index: string, key: string, start: number, end?: number): unknown[] {
+    const list = this.index(index).map.get(key);
+    if (list === undefined) return [];
+    const n = list.size;
+    const from = start < 0 ? Math.max(0, n + start) : Math.min(start, n);
+    const to = end === undefined ? n : end < 0 ? Math.max(0, n + end) : Math.min(end, n);
+    if (to <= from) return [];
+    const rows = this.rows;
+    return list.range(from, to).map((ord) => rows.get(ord));
+  }
+
+  /** Rows of index `index` with key `key` (without `index`: all rows). */
+  count(index?: string, key?: string): number {
+    if (index === undefined) return this.live;
+    return this.index(index).map.get(key ?? '')?.size ?? 0;
+  }
+
+  /**
+   * Inserts or replaces a row (a replaced row keeps its position), logging the undo in `undo`.
+   * With `mustBeNew`, an existing id changes nothing and returns false.
+   */
+  set(id: Id, row: unknown, undo: UndoLog | null, mustBeNew = false): boolean {
+    const slot = this.ords.slot(id);
+    const ord = this.ords.getAt(slot, id);
+    if (ord === undefined) {
+      const at = this.rows.length;
+      this.rows.set(at, row);
+      this.ords.setAt(slot, id, at);
+      this.live += 1;
+      for (const ix of this.indexes) {
+        const k = ix.fn(row as never);
+        if (k !== null) this.list(ix, k).add(at);
       }
-    };
+      undo?.push(this, id, ABSENT, at);
+      return true;
+    }
+    if (mustBeNew) return false;
+    const prev = this.rows.get(ord);
+    this.rows.set(ord, row);
+    this.reindex(ord, prev, row);
+    undo?.push(this, id, prev, ord);
+    return true;
   }
 
-  /** Deletes a row; the undo puts it back at its old position. */
-  remove(id: Id): () => void {
-    const prev = this.rows.get(id);
-    const pos = this.order.get(id)!;
-    this.unindex(id, prev);
-    this.rows.delete(id);
-    this.order.delete(id);
-    return () => {
-      // Map insertion order cannot be rewound cheaply, so rebuild the row map in ordinal order.
-      this.order.set(id, pos);
-      this.rows.set(id, prev);
-      const sorted = [...this.rows.keys()].sort((a, b) => this.order.get(a)! - this.order.get(b)!);
-      this.rows = new Map(sorted.map((k) => [k, this.rows.get(k)]));
-      this.index(id, prev);
-    };
+  /** Deletes a row (false when absent), logging the undo. */
+  remove(id: Id, undo: UndoLog | null): boolean {
+    const ord = this.ords.get(id);
+    if (ord === undefined) return false;
+    const prev = this.rows.get(ord);
+    this.drop(id, ord, prev);
+    undo?.push(this, id, prev, ord);
+    return true;
   }
 
-  copyRows(): Map<Id, unknown> {
-    return new Map(this.rows);
-  }
-
-  replaceRows(rows: Map<Id, unknown>): void {
-    this.rows = rows;
-    this.rebuild();
-  }
-
-  private rebuild(): void {
-    this.indexes = new Map(Object.keys(this.defs).map((n) => [n, new Map()]));
-    this.order = new Map();
-    this.nextOrder = 0;
-    for (const [id, row] of this.rows) {
-      this.order.set(id, this.nextOrder++);
-      this.index(id, row);
+  /** Reverts one logged change: `prev` is the row before it (ABSENT: there was none) at ordinal `ord`. */
+  undo(id: Id, prev: unknown, ord: number): void {
+    if (prev === ABSENT) {
+      this.drop(id, ord, this.rows.get(ord));
+      // An undone append gives its slot back, so a failed insert leaves no gap.
+      if (ord === this.rows.length - 1) this.rows.truncate(ord);
+      return;
+    }
+    if (this.ords.has(id)) {
+      const cur = this.rows.get(ord);
+      this.rows.set(ord, prev);
+      this.reindex(ord, cur, prev);
+      return;
+    }
+    this.rows.set(ord, prev);
+    this.ords.set(id, ord);
+    this.live += 1;
+    for (const ix of this.indexes) {
+      const k = ix.fn(prev as never);
+      if (k !== null) this.list(ix, k).add(ord);
     }
   }
 
-  private index(id: Id, row: unknown): void {
-    for (const [name, fn] of this.defList) {
-      const key = fn(row as never);
-      if (key === null) continue;
-      const idx = this.indexes.get(name)!;
-      let bucket = idx.get(key);
-      if (!bucket) idx.set(key, (bucket = new Set()));
-      bucket.add(id);
+  /** True when deletes left more empty slots than rows (worth a {@link compact}). */
+  get sparse(): boolean {
+    const holes = this.rows.length - this.live;
+    return holes > 1024 && holes > this.live;
+  }
+
+  /** Renumbers the rows densely (same order). Only between transactions: undo logs hold ordinals. */
+  compact(): void {
+    this.load(this.all().map((r) => [(r as { id: Id }).id, r] as [Id, unknown]));
+  }
+
+  /** The table's current contents for a snapshot; the store starts a new generation right after. */
+  capture(): TableState {
+    return { rows: this.rows.freeze(), ords: this.ords.freeze(), indexes: this.indexes.map((ix) => ix.map.freeze()), live: this.live };
+  }
+
+  /** Makes a captured state the table's contents (shared with the snapshot until written). */
+  install(s: TableState): void {
+    this.rows = new ChunkVec(this.g, s.rows);
+    this.ords = new ShardMap(this.g, s.ords);
+    this.indexes = this.defList.map(([name, fn], i) => ({ name, fn, map: new ShardMap(this.g, s.indexes[i]) }));
+    this.live = s.live;
+  }
+
+  /** Replaces every row (in the given order) and rebuilds the indexes. */
+  load(rows: Iterable<[Id, unknown]>): void {
+    this.rows = new ChunkVec(this.g);
+    this.ords = new ShardMap(this.g);
+    this.indexes = this.defList.map(([name, fn]) => ({ name, fn, map: new ShardMap<OrdList>(this.g) }));
+    this.live = 0;
+    // A repeated id replaces the earlier row in its position, as Map construction does.
+    for (const [id, row] of rows) this.set(id, row, null);
+  }
+
+  /** The rows of a captured state in insertion order (for dumps). */
+  static rowsOf(s: TableState): unknown[] {
+    const out: unknown[] = [];
+    new ChunkVec(new Generation(), s.rows).forEach((r) => out.push(r));
+    return out;
+  }
+
+  private index(name: string): Index {
+    for (const ix of this.indexes) if (ix.name === name) return ix;
+    throw new Error(`unknown index ${name}`);
+  }
+
+  /** The writable ordinal list of `key`, created or copied into this generation as needed. */
+  private list(ix: Index, key: string): OrdList {
+    let list = ix.map.get(key);
+    const gen = this.g.current;
+    if (list === undefined || list.gen !== gen) {
+      list = list === undefined ? new OrdList(gen) : list.clone(gen);
+      ix.map.set(key, list);
+    }
+    return list;
+  }
+
+  private unlist(ix: Index, key: string, ord: number): void {
+    const list = this.list(ix, key);
+    list.remove(ord);
+    if (list.size === 0) ix.map.delete(key);
+  }
+
+  /** Moves ordinal `ord` between index keys where `from` and `to` differ. */
+  private reindex(ord: number, from: unknown, to: unknown): void {
+    for (const ix of this.indexes) {
+      const a = ix.fn(from as never);
+      const b = ix.fn(to as never);
+      if (a === b) continue;
+      if (a !== null) this.unlist(ix, a, ord);
+      if (b !== null) this.list(ix, b).add(ord);
     }
   }
 
-  private unindex(id: Id, row: unknown): void {
-    for (const [name, fn] of this.defList) {
-      const key = fn(row as never);
-      if (key === null) continue;
-      const bucket = this.indexes.get(name)!.get(key);
-      bucket?.delete(id);
-      if (bucket && bucket.size === 0) this.indexes.get(name)!.delete(key);
+  private drop(id: Id, ord: number, row: unknown): void {
+    this.rows.set(ord, undefined);
+    this.ords.delete(id);
+    this.live -= 1;
+    for (const ix of this.indexes) {
+      const k = ix.fn(row as never);
+      if (k !== null) this.unlist(ix, k, ord);
     }
   }
 }

@@ -50,6 +50,8 @@ function toMs(v: string | number | null | undefined): number | null {
 export class Catalogue implements TokenCatalogue {
   private readonly byChain = new Map<SpecificChain, CatalogueToken[]>();
   private readonly byKey = new Map<string, CatalogueToken>();
+  /** Per chain: address (lower-cased on EVM chains) -> token; looked up with the caller's own string, no key to build. */
+  private readonly byAddress = new Map<SpecificChain, Map<string, CatalogueToken>>();
 
   constructor(file: TokensFile) {
     for (const chain of SPECIFIC_CHAINS) {
@@ -76,6 +78,7 @@ export class Catalogue implements TokenCatalogue {
       }
       this.byChain.set(chain, list);
       for (const tok of list) this.byKey.set(key(tok.address, chain), tok);
+      this.byAddress.set(chain, new Map(list.map((tok) => [chain === 'svm' ? tok.address : tok.address.toLowerCase(), tok])));
     }
   }
 
@@ -84,8 +87,11 @@ export class Catalogue implements TokenCatalogue {
   }
 
   find(address: string, chain: SpecificChain): CatalogueToken | undefined {
-    const hit = this.byKey.get(key(address, chain));
-    if (hit || chain !== 'svm') return hit;
+    const byAddress = this.byAddress.get(chain);
+    if (byAddress === undefined) return undefined;
+    const exact = byAddress.get(address);
+    if (exact) return exact;
+    if (chain !== 'svm') return byAddress.get(address.toLowerCase());
     // Burn addresses match case-insensitively on every chain (upstream compares them lower-cased).
     const burn = this.byKey.get(key(address.toLowerCase(), chain));
     return burn?.kind === 'burn' ? burn : undefined;

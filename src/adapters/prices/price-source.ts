@@ -10,17 +10,26 @@ import { TapeTable } from './tape-table.js';
 /** Manual overrides keyed by chain and lower-cased address. */
 export class OverrideTable implements PriceOverrides {
   private map = new Map<string, PriceOverride>();
+  /** Change counter (AuxState.version): the store reuses its last capture until it moves. */
+  private changes = 0;
+
+  version(): number {
+    return this.changes;
+  }
 
   set(o: PriceOverride): void {
     if (!Number.isFinite(o.price) || o.price < 0) throw new Error('override price must be a finite number >= 0');
     this.map.set(key(o.address, o.specificChain), { ...o });
+    this.changes += 1;
   }
 
   get(address: string, chain: SpecificChain): PriceOverride | undefined {
+    if (this.map.size === 0) return undefined;
     return this.map.get(key(address, chain));
   }
 
   clear(address?: string, specificChain?: SpecificChain): void {
+    this.changes += 1;
     if (address === undefined) {
       this.map.clear();
       return;
@@ -39,14 +48,23 @@ export class OverrideTable implements PriceOverrides {
   }
 
   apply(v: unknown): void {
+    this.changes += 1;
     this.map = new Map();
     for (const o of (v as PriceOverride[]) ?? []) this.map.set(key(o.address, o.specificChain), { ...o });
   }
 }
 
+/** Metadata of each catalogue token without the fixture-only fields (built once; quotes share it, frozen). */
+const metaCache = new WeakMap<CatalogueToken, TokenMeta>();
+
 function metaAt(tok: CatalogueToken, at: number): TokenMeta {
-  const { defaultPrice: _p, pairAgeHours, ...meta } = tok;
-  return pairAgeHours === undefined ? meta : { ...meta, pairCreatedAt: at - pairAgeHours * 3_600_000 };
+  let meta = metaCache.get(tok);
+  if (meta === undefined) {
+    const { defaultPrice: _p, pairAgeHours: _a, ...rest } = tok;
+    meta = Object.freeze(rest);
+    metaCache.set(tok, meta);
+  }
+  return tok.pairAgeHours === undefined ? meta : { ...meta, pairCreatedAt: at - tok.pairAgeHours * 3_600_000 };
 }
 
 /** Token metadata broken by a `constraintFail` fault: too young, too small, or (`all`) missing. */

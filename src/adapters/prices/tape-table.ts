@@ -21,6 +21,12 @@ export function parseTapeKey(k: string): { chain: SpecificChain; address: string
 /** Loaded tapes keyed like the catalogue (chain plus address, lower-cased on EVM chains). */
 export class TapeTable implements AuxState {
   private tapes = new Map<string, { chain: SpecificChain; address: string; points: TapePoints }>();
+  /** Change counter (AuxState.version): the store reuses its last capture until it moves. */
+  private changes = 0;
+
+  version(): number {
+    return this.changes;
+  }
 
   /** Loads tapes; a token given again replaces its earlier tape. Validates everything before changing anything. */
   load(tapes: Record<string, TapePoints>): string[] {
@@ -35,6 +41,7 @@ export class TapeTable implements AuxState {
       return { chain, address, points: [...pts].map(([t, v]) => [t, v] as [number, number]).sort((a, b) => a[0] - b[0]) };
     });
     for (const t of parsed) this.tapes.set(key(t.address, t.chain), t);
+    this.changes += 1;
     return parsed.map((t) => `${t.chain}:${t.address}`);
   }
 
@@ -53,6 +60,7 @@ export class TapeTable implements AuxState {
   /** Drops every loaded tape. */
   clear(): void {
     this.tapes.clear();
+    this.changes += 1;
   }
 
   capture(): unknown {
@@ -64,5 +72,6 @@ export class TapeTable implements AuxState {
     const next = new TapeTable();
     next.load(v as Record<string, TapePoints>);
     this.tapes = next.tapes;
+    this.changes += 1;
   }
 }

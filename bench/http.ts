@@ -1,0 +1,80 @@
+// Benchmark 1: HTTP trade throughput, 50 concurrent clients (autocannon), `compsim serve` against a bare Koa echo app in the same run.
+import autocannon from 'autocannon';
+import { ADMIN_KEY, SOL, USDC } from './lib/arena.js';
+import { benchMain, nodeArgs, spawnListening, spawnServe, type ChildServer } from './lib/proc.js';
+import { median, ms, num, type BenchRow } from './lib/report.js';
+
+const CLIENTS = 50;
+
+async function call(url: string, path: string, key: string, body: unknown): Promise<any> {
+  const res = await fetch(url + path, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const json = await res.json() as { success?: boolean };
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** `n` agents in one started competition of the served world; returns their keys and the competition id. */
+async function setup(url: string, n: number): Promise<{ competitionId: string; keys: string[] }> {
+  const agents: { id: string; key: string }[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = await call(url, '/api/admin/users', ADMIN_KEY, { walletAddress: `0x${(i + 1).toString(16).padStart(40, '0')}`, agentName: `Bench ${i}` });
+    agents.push({ id: r.agent.id, key: r.agent.apiKey });
+  }
+  const r = await call(url, '/api/admin/competition/start', ADMIN_KEY, {
+    name: 'Bench Cup', agentIds: agents.map((a) => a.id),
+    paperTradingInitialBalances: [{ specificChain: 'svm', tokenSymbol: 'usdc', amount: 1e12 }, { specificChain: 'svm', tokenSymbol: 'sol', amount: 1e9 }],
+  });
+  return { competitionId: r.competition.id, keys: agents.map((a) => a.key) };
+}
+
+/** One load window: `CLIENTS` connections, each with its own agent key, alternating buy and sell. */
+async function load(url: string, seconds: number, competitionId: string, keys: string[]) {
+  let next = 0;
+  const r = await autocannon({
+    url: `${url}/api/trade/execute`, connections: CLIENTS, duration: seconds,
+    setupClient: (client) => {
+      const key = keys[next++ % keys.length]!;
+      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+      client.setRequests([
+        { method: 'POST', path: '/api/trade/execute', headers, body: JSON.stringify({ competitionId, fromToken: USDC, toToken: SOL, amount: '15', reason: 'bench' }) },
+        { method: 'POST', path: '/api/trade/execute', headers, body: JSON.stringify({ competitionId, fromToken: SOL, toToken: USDC, amount: '0.1', reason: 'bench' }) },
+      ]);
+    },
+  });
+  return { perSec: r['2xx'] / r.duration, non2xx: r.non2xx, errors: r.errors + r.timeouts, p50: r.latency.p50, p99: r.latency.p99 };
+}
+
+/** Row 1: median of alternating windows of each server, and their ratio. */
+export async function http(rounds = 3, seconds = 5): Promise<BenchRow[]> {
+  const servers: ChildServer[] = [];
+  try {
+    const koa = await spawnListening(nodeArgs('bench/koa-echo'));
+    servers.push(koa);
+    const compsim = await spawnServe(['--admin-key', ADMIN_KEY]);
+    servers.push(compsim);
+    const arena = await setup(compsim.url, CLIENTS);
+    const targets = [{ label: 'koa', url: koa.url }, { label: 'compsim', url: compsim.url }];
+    for (const t of targets) await load(t.url, 2, arena.competitionId, arena.keys); // warm-up
+    const windows = new Map(targets.map((t) => [t.label, [] as Awaited<ReturnType<typeof load>>[]]));
+    for (let i = 0; i < rounds; i++) {
+      for (const t of targets) windows.get(t.label)!.push(await load(t.url, seconds, arena.competitionId, arena.keys));
+    }
+    const k = windows.get('koa')!;
+    const c = windows.get('compsim')!;
+    const koaRate = median(k.map((w) => w.perSec));
+    const rate = median(c.map((w) => w.perSec));
+    const pairs = c.map((w, i) => w.perSec / k[i]!.perSec);
+    const bad = c.reduce((n, w) => n + w.non2xx + w.errors, 0) + k.reduce((n, w) => n + w.non2xx + w.errors, 0);
+    return [{
+      id: '1', name: `HTTP POST /api/trade/execute, ${CLIENTS} concurrent clients (autocannon): compsim serve vs bare Koa echo`,
+      value: `${num(rate)} trades/s = ${(rate / koaRate).toFixed(2)} x Koa`, target: '>= 0.7 x bare Koa', pass: rate / koaRate >= 0.7,
+      notes: `bare Koa echo ${num(koaRate)} req/s; median of ${rounds} alternating ${seconds} s windows each (per window pair ${pairs.map((x) => x.toFixed(2)).join(', ')}); `
+        + `latency p50/p99 compsim ${ms(median(c.map((w) => w.p50)))}/${ms(median(c.map((w) => w.p99)))}, Koa ${ms(median(k.map((w) => w.p50)))}/${ms(median(k.map((w) => w.p99)))}; `
+        + `servers in child processes, load generator in this one; ${bad} non-2xx or errors`,
+    }];
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+}
+
+await benchMain(import.meta, async (args) => http(Number(args[0] ?? 3), Number(args[1] ?? 5)));

@@ -1,0 +1,78 @@
+// Benchmark 3: a simulated week in-process (100 agents, a portfolio snapshot every 5 minutes, 200k trades), through the domain and through dispatch.
+import { performance } from 'node:perf_hooks';
+import { dispatch } from '../src/http/dispatch.js';
+import { compileRoutes } from '../src/http/router.js';
+import { ROUTES } from '../src/http/routes/index.js';
+import { buildArena, tradeInput, runTrades, type Arena } from './lib/arena.js';
+import { benchMain } from './lib/proc.js';
+import { ms, num, type BenchRow } from './lib/report.js';
+
+const DAY = 86_400_000;
+const START = '2025-06-02T00:00:00Z';
+const STEP = 300_000;
+
+/** What one replay did and how long it took. */
+export interface Replay { wallMs: number; setupMs: number; tradeMs: number; advanceMs: number; snapshots: number; trades: number; status: string }
+
+/**
+ * A competition of `days` days with `agents` agents: `trades` trades spread evenly over the
+ * 5-minute steps, each step ended by `world.advance(5 min)`, which takes the portfolio snapshots
+ * (and, at the last step, ends the competition). `http` sends the trades through `dispatch`
+ * (authentication, validation, handler, serialisation: the request path without sockets).
+ */
+export async function replay(agents: number, days: number, trades: number, http = false): Promise<Replay> {
+  const t0 = performance.now();
+  const start = Date.parse(START);
+  const arena: Arena = await buildArena(agents, { startTime: start, snapshotIntervalMs: STEP }, { endDate: start + days * DAY });
+  const { world } = arena;
+  const table = http ? compileRoutes(ROUTES) : undefined;
+  const keys = new Map(arena.agents.map((a) => [a.id, a.key]));
+  const setupMs = performance.now() - t0;
+  const rounds = (days * DAY) / STEP;
+  let tradeMs = 0;
+  let advanceMs = 0;
+  let done = 0;
+  for (let r = 0; r < rounds; r++) {
+    const upTo = Math.floor((trades * (r + 1)) / rounds);
+    const t1 = performance.now();
+    if (table) {
+      for (; done < upTo; done++) {
+        const t = tradeInput(arena, done);
+        const agentId = (t.principal as { agentId: string }).agentId;
+        const res = await dispatch(world, table, { method: 'POST', path: '/api/trade/execute', headers: { authorization: `Bearer ${keys.get(agentId)}`, 'content-type': 'application/json' }, body: t.body });
+        if (res.status !== 200) throw new Error(`trade ${done} failed: ${JSON.stringify(res.body)}`);
+      }
+    } else {
+      await runTrades(arena, done, upTo);
+      done = upTo;
+    }
+    const t2 = performance.now();
+    await world.advance(STEP);
+    advanceMs += performance.now() - t2;
+    tradeMs += t2 - t1;
+  }
+  const wallMs = performance.now() - t0;
+  const { snapshots, status } = await world.deps.store.read(async (tx) => ({
+    snapshots: await tx.count('snapshots', 'competition', arena.competitionId),
+    status: (await tx.get('competitions', arena.competitionId))!.status,
+  }));
+  return { wallMs, setupMs, tradeMs, advanceMs, snapshots, trades: done, status };
+}
+
+function row(id: string, label: string, r: Replay, agents: number, days: number): BenchRow {
+  return {
+    id, name: `week replay ${label}: ${days} days, ${agents} agents, snapshot every 5 min (${num((days * DAY) / STEP)} rounds), ${num(r.trades)} trades`,
+    value: ms(r.wallMs), target: '<= 5 s', pass: r.wallMs <= 5000,
+    notes: `setup ${ms(r.setupMs)}, trades ${ms(r.tradeMs)} (${num((r.trades / r.tradeMs) * 1000)}/s), clock steps with snapshots ${ms(r.advanceMs)}; `
+      + `${num(r.snapshots)} snapshot rows, competition ${r.status}`,
+  };
+}
+
+/** Rows 3 (domain) and 3b (dispatch). */
+export async function week(agents = 100, days = 7, trades = 200_000): Promise<BenchRow[]> {
+  const domain = await replay(agents, days, trades);
+  const http = await replay(agents, days, trades, true);
+  return [row('3', 'through the domain', domain, agents, days), row('3b', 'through dispatch (request path, no sockets)', http, agents, days)];
+}
+
+await benchMain(import.meta, async (args) => week(Number(args[0] ?? 100), Number(args[1] ?? 7), Number(args[2] ?? 200_000)));
