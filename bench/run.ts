@@ -23,7 +23,7 @@ const SPECS: Spec[] = [
   { name: 'scaling', file: 'bench/scaling', args: ['100000'], quick: ['10000'] },
 ];
 
-const ORDER = ['1', '2', '3', '3b', '4a', '4b', '5', '6a', '6b', '7a', '7b', 'S1', 'S2', 'S3'];
+const ORDER = ['1', '2', '3', '3b', '4a', '4b', '4c', '5', '6a', '6b', '7a', '7b', 'S1', 'S2', 'S3'];
 
 const USAGE = `usage: npm run bench [-- [--quick] [--source] [--profile] [--no-write] [names...]]
   names      any of ${SPECS.map((s) => s.name).join(', ')} (default: all)
@@ -66,6 +66,8 @@ function runOne(root: string, spec: Spec, ext: string, quick: boolean, profileDi
 }
 
 function printProfile(dir: string, name: string): void {
+  // Server children of a benchmark (bench/http.ts) write theirs into subdirectories.
+  for (const sub of readdirSync(dir, { withFileTypes: true })) if (sub.isDirectory()) printProfile(join(dir, sub.name), `${name}, ${sub.name}`);
   const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(dir, f));
   const summaries = files.map((f) => summarise(JSON.parse(readFileSync(f, 'utf8'))));
   const main = summaries.sort((a, b) => b.reduce((s, r) => s + r.selfMs, 0) - a.reduce((s, r) => s + r.selfMs, 0))[0];

@@ -4,10 +4,11 @@ import { requireCompetition } from './competitions.js';
 import type { Deps } from './deps.js';
 import { DomainError } from './errors.js';
 import type { Agent, Competition, CompetitionAgent, PortfolioSnapshot } from './model.js';
-import { leaderboardValues } from './leaderboard.js';
+import { competitionRoster, leaderboardStandings, standingsKey, type Roster } from './leaderboard.js';
 import { agentRiskMetrics, type RiskMetrics } from './risk-metrics.js';
 import type { Tables } from './tables.js';
 import { pairKey } from './keys.js';
+import { TableMemo } from './table-memo.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -89,17 +90,80 @@ function earliest(snaps: readonly PortfolioSnapshot[]): PortfolioSnapshot | unde
   return best;
 }
 
-async function registrations(tx: ReadTx<Tables>, comp: Competition, input: ParticipantsInput): Promise<{ agent: Agent; registration: CompetitionAgent }[]> {
+/**
+ * What the list of one competition computes before paging, from the tables alone: the roster
+ * (registrations and agents), each registration's leaderboard rank and score, vote counts, and
+ * per query shape (filter, includeInactive, sort) the rows and their order. Rows never carry the
+ * page-only metrics (pnl, the 24 h change, risk), which are filled into copies.
+ */
+interface ListBase {
+  roster: Roster;
+  /** Per roster position: leaderboard rank (0: not on the leaderboard) and score. */
+  rank: Int32Array;
+  score: Float64Array;
+  votes: Map<string, number>;
+  /** Live leaderboard values (clock and prices): never cached. */
+  live: boolean;
+  /** Query shape -> rows (metrics zero) and their sorted order (sorts by a series field are not kept). */
+  views: Map<string, { rows: ParticipantRow[]; order: number[] | null }>;
+}
+
+/** Query shapes kept per base (the default list and a few filters). */
+const VIEW_LIMIT = 16;
+
+/** Memoised while registrations, agents, snapshots, frozen leaderboards and votes are unchanged (a trade changes none). */
+const baseMemo = new TableMemo<ListBase>(['competitionAgents', 'agents', 'snapshots', 'leaderboards', 'votes']);
+
+async function listBase(deps: Deps, tx: ReadTx<Tables>, comp: Competition): Promise<ListBase> {
+  const roster = await competitionRoster(deps, tx, comp.id);
+  const standings = await leaderboardStandings(deps, tx, comp);
+  const rank = new Int32Array(roster.entries.length);
+  const score = new Float64Array(roster.entries.length);
+  standings.values.forEach((v, i) => {
+    const at = roster.index.get(v.agentId);
+    if (at !== undefined) {
+      rank[at] = i + 1;
+      score[at] = v.value;
+    }
+  });
+  const votes = new Map<string, number>();
+  for (const v of await tx.find('votes', 'competition', comp.id)) votes.set(v.agentId, (votes.get(v.agentId) ?? 0) + 1);
+  return { roster, rank, score, votes, live: standings.live, views: new Map() };
+}
+
+/**
+ * Rows of the registrations the query selects (registration order; agents that exist, active
+ * unless `includeInactive`, names containing the filter), metrics zero. An agent that is not
+ * active here, or has no leaderboard entry, gets score 0 and rank = total (last place).
+ */
+function baseRows(base: ListBase, input: ParticipantsInput): ParticipantRow[] {
   const needle = input.filter?.toLowerCase();
-  const out: { agent: Agent; registration: CompetitionAgent }[] = [];
-  for (const registration of await tx.find('competitionAgents', 'competition', comp.id)) {
-    if (!input.includeInactive && registration.status !== 'active') continue;
-    const agent = await tx.get('agents', registration.agentId);
-    if (!agent) continue;
-    if (needle && !agent.name.toLowerCase().includes(needle)) continue;
-    out.push({ agent, registration });
-  }
-  return out;
+  const selected: number[] = [];
+  base.roster.entries.forEach(({ registration, agent, name }, i) => {
+    if (agent === undefined || (!input.includeInactive && registration.status !== 'active')) return;
+    if (needle && !name.includes(needle)) return;
+    selected.push(i);
+  });
+  const total = selected.length;
+  const voted = base.votes.size > 0;
+  return selected.map((i) => {
+    const { agent, registration } = base.roster.entries[i]!;
+    const ranked = registration.status === 'active' && base.rank[i]! > 0;
+    return {
+      agent: agent!, registration, rank: ranked ? base.rank[i]! : total, score: ranked ? base.score[i]! : 0,
+      pnl: 0, pnlPercent: 0, change24h: 0, change24hPercent: 0, voteCount: voted ? base.votes.get(agent!.id) ?? 0 : 0, risk: null,
+    };
+  });
+}
+
+/** Positions of `rows` sorted by `field` (stable: ties keep registration order). */
+function sortOrder(rows: readonly ParticipantRow[], field: string, desc: boolean): number[] {
+  // Sort keys computed once per row, not per comparison.
+  const keys = rows.map((row) => sortKey(row, field));
+  return rows.map((_, i) => i).sort((x, y) => {
+    const c = compareValues(keys[x], keys[y]);
+    return c !== 0 ? (desc ? -c : c) : x - y;
+  });
 }
 
 /**
@@ -112,38 +176,37 @@ export async function competitionParticipants(deps: Deps, input: ParticipantsInp
   const { field, desc } = parseParticipantSort(input.sort);
   return deps.store.read(async (tx) => {
     const competition = await requireCompetition(tx, input.competitionId);
-    const members = await registrations(tx, competition, input);
-    const total = members.length;
-    const board = new Map((await leaderboardValues(deps, tx, competition)).map((v, i) => [v.agentId, { score: v.value, rank: i + 1 }]));
-    const votes = new Map<string, number>();
-    for (const v of await tx.find('votes', 'competition', competition.id)) votes.set(v.agentId, (votes.get(v.agentId) ?? 0) + 1);
-    const at = competition.status === 'ended' && competition.endDate !== null ? competition.endDate : deps.clock.now();
-    const rows: ParticipantRow[] = [];
-    for (const { agent, registration } of members) {
-      const entry = registration.status === 'active' ? board.get(agent.id) : undefined;
-      rows.push({
-        agent, registration, rank: entry?.rank ?? total, score: entry?.score ?? 0, pnl: 0, pnlPercent: 0, change24h: 0, change24hPercent: 0,
-        voteCount: votes.get(agent.id) ?? 0, risk: null,
-      });
+    const base = await baseMemo.get(deps.store, tx, standingsKey(competition), () => listBase(deps, tx, competition), (b) => !b.live);
+    const bySeries = SERIES_FIELDS.includes(field);
+    const shape = `${input.includeInactive ? 1 : 0}${bySeries ? '' : `${desc ? '-' : '+'}${field}`}\n${input.filter ?? ''}`;
+    let view = base.views.get(shape);
+    if (view === undefined) {
+      const rows = baseRows(base, input);
+      view = { rows, order: bySeries ? null : sortOrder(rows, field, desc) };
+      if (base.views.size >= VIEW_LIMIT) base.views.clear();
+      base.views.set(shape, view);
     }
-    // pnl, the 24 h change and risk metrics read an agent's whole snapshot series: only for the page
-    // shown, unless the list is sorted by one of them (10k participants, one page of 50).
-    const metrics = async (row: ParticipantRow) => {
+    const at = competition.status === 'ended' && competition.endDate !== null ? competition.endDate : deps.clock.now();
+    // pnl, the 24 h change and risk metrics read an agent's whole snapshot series (and the 24 h
+    // change the clock): only for the page shown, unless the list is sorted by one of them (10k
+    // participants, one page of 50). They are filled into copies: the view's rows are shared.
+    const metrics = async (template: ParticipantRow): Promise<ParticipantRow> => {
+      const row = { ...template };
       const snaps = await tx.find('snapshots', 'agentCompetition', pairKey(row.agent.id, competition.id));
       [row.pnl, row.pnlPercent] = change(row.score, earliest(snaps)?.totalValue);
       [row.change24h, row.change24hPercent] = change(row.score, closest(snaps, at - DAY_MS)?.totalValue);
       if (competition.type === 'perpetual_futures') row.risk = await agentRiskMetrics(tx, competition.id, row.agent.id);
+      return row;
     };
-    const bySeries = SERIES_FIELDS.includes(field);
-    if (bySeries) for (const row of rows) await metrics(row);
-    // Sort keys computed once per row, not per comparison.
-    const keys = rows.map((row) => sortKey(row, field));
-    const order = rows.map((_, i) => i).sort((x, y) => {
-      const c = compareValues(keys[x], keys[y]);
-      return c !== 0 ? (desc ? -c : c) : x - y;
-    });
-    const page = order.slice(input.offset, input.offset + input.limit).map((i) => rows[i]!);
-    if (!bySeries) for (const row of page) await metrics(row);
+    const total = view.rows.length;
+    if (view.order === null) {
+      const rows: ParticipantRow[] = [];
+      for (const row of view.rows) rows.push(await metrics(row));
+      const page = sortOrder(rows, field, desc).slice(input.offset, input.offset + input.limit).map((i) => rows[i]!);
+      return { competition, rows: page, total };
+    }
+    const page: ParticipantRow[] = [];
+    for (const i of view.order.slice(input.offset, input.offset + input.limit)) page.push(await metrics(view.rows[i]!));
     return { competition, rows: page, total };
   });
 }

@@ -5,6 +5,7 @@ import type { Deps } from './deps.js';
 import type { Agent, AgentRating, CompetitionType } from './model.js';
 import { boardKey, boardRatings } from './rating.js';
 import type { Tables } from './tables.js';
+import { TableMemo } from './table-memo.js';
 
 /** Input of {@link globalLeaderboard} (schema defaults applied). */
 export interface GlobalLeaderboardInput { type: CompetitionType; arenaId?: string; limit: number; offset: number }
@@ -44,6 +45,24 @@ export async function globalStats(tx: ReadTx<Tables>): Promise<GlobalStats> {
   return { activeAgents: active.size, totalTrades, totalPositions, totalVolume, totalCompetitions: ended.length };
 }
 
+/** The stats read every trade of the ended competitions: kept while those tables are unchanged. */
+const statsMemo = new TableMemo<GlobalStats>(['competitions', 'competitionAgents', 'trades', 'perpsPositions'], 1);
+
+/** Rated current-generation agents of one ranking, best first (frozen, shared). */
+type Ranked = readonly { agent: Agent; rating: AgentRating }[];
+
+/** One ranking per board key, kept while ratings and agents are unchanged. */
+const rankedMemo = new TableMemo<Ranked>(['ratings', 'agents']);
+
+async function rankedAgents(tx: ReadTx<Tables>, key: string): Promise<Ranked> {
+  const ranked: { agent: Agent; rating: AgentRating }[] = [];
+  for (const rating of await boardRatings(tx, key)) {
+    const agent = await tx.get('agents', rating.agentId);
+    if (agent && agent.generation === 'current') ranked.push({ agent, rating });
+  }
+  return Object.freeze(ranked);
+}
+
 /** Competitions the agent registered in (any status): all of them, or only those of one arena. */
 async function competitionCount(tx: ReadTx<Tables>, agentId: string, arenaId: string | null): Promise<number> {
   const regs = await tx.find('competitionAgents', 'agent', agentId);
@@ -63,16 +82,13 @@ async function competitionCount(tx: ReadTx<Tables>, agentId: string, arenaId: st
 export async function globalLeaderboard(deps: Deps, input: GlobalLeaderboardInput): Promise<GlobalLeaderboard> {
   return deps.store.read(async (tx) => {
     const arenaId = input.arenaId ? (await requireArena(tx, input.arenaId)).id : null;
-    const ratings = await boardRatings(tx, arenaId !== null ? boardKey({ arenaId }) : boardKey({ type: input.type }));
-    const ranked: { agent: Agent; rating: AgentRating }[] = [];
-    for (const rating of ratings) {
-      const agent = await tx.get('agents', rating.agentId);
-      if (agent && agent.generation === 'current') ranked.push({ agent, rating });
-    }
+    const key = arenaId !== null ? boardKey({ arenaId }) : boardKey({ type: input.type });
+    const ranked = await rankedMemo.get(deps.store, tx, key, () => rankedAgents(tx, key));
     const entries: GlobalLeaderboardEntry[] = [];
     for (const [i, r] of ranked.slice(input.offset, input.offset + input.limit).entries()) {
       entries.push({ ...r, rank: input.offset + i + 1, numCompetitions: await competitionCount(tx, r.agent.id, arenaId) });
     }
-    return { arenaId, entries, total: ranked.length, stats: await globalStats(tx) };
+    const stats = await statsMemo.get(deps.store, tx, 'stats', () => globalStats(tx));
+    return { arenaId, entries, total: ranked.length, stats: { ...stats } };
   });
 }

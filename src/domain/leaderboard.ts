@@ -3,11 +3,12 @@ import type { ReadTx } from '../ports/store.js';
 import { activeCompetitions, requireCompetition } from './competitions.js';
 import type { Deps } from './deps.js';
 import { DomainError } from './errors.js';
-import type { Agent, Competition, PortfolioSnapshot, Principal } from './model.js';
-import { activeAgentIds, latestSnapshot, portfolioValue } from './portfolio.js';
+import type { Agent, Competition, CompetitionAgent, PortfolioSnapshot, Principal } from './model.js';
+import { activeAgentIds, latestSnapshot, latestSnapshots, portfolioValue } from './portfolio.js';
 import { isMetricRanked, metricRanking } from './risk-metrics.js';
 import type { Tables } from './tables.js';
 import { pairKey } from './keys.js';
+import { TableMemo } from './table-memo.js';
 
 /** One leaderboard entry: an agent and the value it is ranked by (USD). */
 export interface LeaderboardValue { agentId: string; value: number }
@@ -22,6 +23,53 @@ export function newestSnapshot(snaps: readonly PortfolioSnapshot[]): PortfolioSn
 // Array.prototype.sort is stable, so equal values keep registration order.
 const byValueDesc = (rows: LeaderboardValue[]) => rows.sort((a, b) => b.value - a.value);
 
+/** A competition's ranked values and whether they are live portfolio values (clock and prices), which no cache may keep. */
+export interface Standings { values: readonly LeaderboardValue[]; live: boolean }
+
+/** Everything the values read besides live portfolio values (which are never cached). */
+const standingsMemo = new TableMemo<Standings>(['competitionAgents', 'snapshots', 'leaderboards']);
+
+/** Cache key of what a competition's standings depend on besides the tables. */
+export const standingsKey = (comp: Competition) => `${comp.id}\n${comp.status}\n${comp.type}`;
+
+/** One registration of a competition, its agent (undefined when the agent row is gone) and the agent's lower-cased name. */
+export interface RosterEntry { registration: CompetitionAgent; agent: Agent | undefined; name: string }
+
+/** Every registration of a competition in registration order, and each registered agent's position in it (frozen, shared). */
+export interface Roster { entries: readonly RosterEntry[]; index: ReadonlyMap<string, number> }
+
+/** Registrations and agent rows change rarely: a snapshot round or a trade leaves the roster cached. */
+const rosterMemo = new TableMemo<Roster>(['competitionAgents', 'agents']);
+
+/** The {@link Roster} of a competition, memoised per store while registrations and agents are unchanged. */
+export async function competitionRoster(deps: Deps, tx: ReadTx<Tables>, competitionId: string): Promise<Roster> {
+  return rosterMemo.get(deps.store, tx, competitionId, async () => {
+    const entries: RosterEntry[] = [];
+    const index = new Map<string, number>();
+    for (const registration of await tx.find('competitionAgents', 'competition', competitionId)) {
+      const agent = await tx.get('agents', registration.agentId);
+      index.set(registration.agentId, entries.length);
+      entries.push({ registration, agent, name: agent ? agent.name.toLowerCase() : '' });
+    }
+    return { entries: Object.freeze(entries), index };
+  });
+}
+
+/** The agent row of `agentId`, from the roster when it is registered. */
+async function rosterAgent(tx: ReadTx<Tables>, roster: Roster, agentId: string): Promise<Agent | undefined> {
+  const at = roster.index.get(agentId);
+  return at !== undefined ? roster.entries[at]!.agent : tx.get('agents', agentId);
+}
+
+/**
+ * {@link leaderboardValues} with the `live` flag. Memoised per store while the registrations,
+ * snapshots and frozen leaderboards are unchanged (a trade changes none of them), unless the
+ * values are live; the array is frozen and shared.
+ */
+export async function leaderboardStandings(deps: Deps, tx: ReadTx<Tables>, comp: Competition): Promise<Standings> {
+  return standingsMemo.get(deps.store, tx, standingsKey(comp), () => computeStandings(deps, tx, comp), (s) => !s.live);
+}
+
 /**
  * The ranked values of a competition, best first (reference §4.3):
  * - pending: every actively registered agent with value 0 (compsim has no global rank to order
@@ -32,27 +80,34 @@ const byValueDesc = (rows: LeaderboardValue[]) => rows.sort((a, b) => b.value - 
  * - perps and spot-live (active or ended): see {@link metricValues}.
  * Between snapshots the ranking therefore does not move with trades, as upstream's.
  */
-export async function leaderboardValues(deps: Deps, tx: ReadTx<Tables>, comp: Competition): Promise<LeaderboardValue[]> {
+export async function leaderboardValues(deps: Deps, tx: ReadTx<Tables>, comp: Competition): Promise<readonly LeaderboardValue[]> {
+  return (await leaderboardStandings(deps, tx, comp)).values;
+}
+
+const fixed = (values: LeaderboardValue[]): Standings => ({ values: Object.freeze(values), live: false });
+
+async function computeStandings(deps: Deps, tx: ReadTx<Tables>, comp: Competition): Promise<Standings> {
   const active = await activeAgentIds(tx, comp.id);
-  if (comp.status === 'pending') return active.map((agentId) => ({ agentId, value: 0 }));
-  if (isMetricRanked(comp)) return metricValues(tx, comp, active);
+  if (comp.status === 'pending') return fixed(active.map((agentId) => ({ agentId, value: 0 })));
+  if (isMetricRanked(comp)) return fixed(await metricValues(tx, comp, active));
   if (comp.status === 'ended') {
     const frozen = await tx.find('leaderboards', 'competition', comp.id);
-    if (frozen.length > 0) return [...frozen].sort((a, b) => a.rank - b.rank).map((r) => ({ agentId: r.agentId, value: r.score }));
+    if (frozen.length > 0) return fixed([...frozen].sort((a, b) => a.rank - b.rank).map((r) => ({ agentId: r.agentId, value: r.score })));
   }
   const latest: LeaderboardValue[] = [];
+  const newest = await latestSnapshots(tx, comp.id, active);
   for (const agentId of active) {
-    const snap = await latestSnapshot(tx, comp.id, agentId);
+    const snap = newest.get(agentId);
     if (snap) latest.push({ agentId, value: snap.totalValue });
   }
-  if (latest.length > 0) return byValueDesc(latest);
+  if (latest.length > 0) return fixed(byValueDesc(latest));
   const now = deps.clock.now();
   const live: LeaderboardValue[] = [];
   for (const agentId of active) {
     const balances = await tx.find('balances', 'agentCompetition', pairKey(agentId, comp.id));
     live.push({ agentId, value: portfolioValue(deps, balances, now) ?? 0 });
   }
-  return byValueDesc(live);
+  return { values: Object.freeze(byValueDesc(live)), live: true };
 }
 
 /**
@@ -89,8 +144,32 @@ export async function isActiveParticipant(tx: ReadTx<Tables>, competitionId: str
 export interface RankedEntry { rank: number; agentId: string; agent: Agent | undefined; value: number }
 /** An agent registered at some point but not ranked (not active, or no snapshot). */
 export interface UnrankedEntry { agentId: string; agent: Agent | undefined; value: number; reason: string }
-/** Result of {@link competitionLeaderboard}. */
-export interface LeaderboardView { competition: Competition; leaderboard: RankedEntry[]; inactive: UnrankedEntry[] }
+/** Result of {@link competitionLeaderboard} (the lists may be shared with a cache: read-only). */
+export interface LeaderboardView { competition: Competition; leaderboard: readonly RankedEntry[]; inactive: readonly UnrankedEntry[] }
+
+/** The ranked and unranked lists of a competition's leaderboard view, and whether they are live values. */
+interface BoardLists { leaderboard: readonly RankedEntry[]; inactive: readonly UnrankedEntry[]; live: boolean }
+
+/** The view adds agent rows to the standings. */
+const boardMemo = new TableMemo<BoardLists>(['competitionAgents', 'snapshots', 'leaderboards', 'agents']);
+
+async function boardLists(deps: Deps, tx: ReadTx<Tables>, competition: Competition): Promise<BoardLists> {
+  const { values, live } = await leaderboardStandings(deps, tx, competition);
+  const roster = await competitionRoster(deps, tx, competition.id);
+  const leaderboard: RankedEntry[] = [];
+  for (const [i, v] of values.entries()) leaderboard.push({ rank: i + 1, agentId: v.agentId, agent: await rosterAgent(tx, roster, v.agentId), value: v.value });
+  const ranked = new Set(values.map((v) => v.agentId));
+  const inactive: UnrankedEntry[] = [];
+  for (const { registration: reg, agent } of roster.entries) {
+    if (ranked.has(reg.agentId)) continue;
+    const snap = await latestSnapshot(tx, competition.id, reg.agentId);
+    inactive.push({
+      agentId: reg.agentId, agent, value: snap?.totalValue ?? 0,
+      reason: reg.deactivationReason || 'Not actively participating in this competition',
+    });
+  }
+  return { leaderboard: Object.freeze(leaderboard), inactive: Object.freeze(inactive), live };
+}
 
 async function resolveCompetitionId(tx: ReadTx<Tables>, principal: Principal, given: string | undefined): Promise<string> {
   if (given !== undefined) return given;
@@ -115,19 +194,8 @@ export async function competitionLeaderboard(deps: Deps, input: { principal: Pri
       if (deps.config.leaderboardAccess === 'admin') throw new DomainError('LEADERBOARD_ADMIN_ONLY');
       if (!(await isActiveParticipant(tx, competition.id, principal.agentId))) throw new DomainError('LEADERBOARD_NOT_PARTICIPANT');
     }
-    const values = await leaderboardValues(deps, tx, competition);
-    const leaderboard: RankedEntry[] = [];
-    for (const [i, v] of values.entries()) leaderboard.push({ rank: i + 1, agentId: v.agentId, agent: await tx.get('agents', v.agentId), value: v.value });
-    const ranked = new Set(values.map((v) => v.agentId));
-    const inactive: UnrankedEntry[] = [];
-    for (const reg of await tx.find('competitionAgents', 'competition', competition.id)) {
-      if (ranked.has(reg.agentId)) continue;
-      const snap = await latestSnapshot(tx, competition.id, reg.agentId);
-      inactive.push({
-        agentId: reg.agentId, agent: await tx.get('agents', reg.agentId), value: snap?.totalValue ?? 0,
-        reason: reg.deactivationReason || 'Not actively participating in this competition',
-      });
-    }
-    return { competition, leaderboard, inactive };
+    // Memoised while registrations, snapshots, frozen leaderboards and agents are unchanged (not for live values).
+    const lists = await boardMemo.get(deps.store, tx, standingsKey(competition), () => boardLists(deps, tx, competition), (l) => !l.live);
+    return { competition, leaderboard: lists.leaderboard, inactive: lists.inactive };
   });
 }

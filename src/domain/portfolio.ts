@@ -60,6 +60,38 @@ export async function latestSnapshot(tx: ReadTx<Tables>, competitionId: string, 
   return (await tx.slice('snapshots', 'agentCompetition', pairKey(agentId, competitionId), -1))[0];
 }
 
+/**
+ * The newest snapshot of each of `agentIds` in a competition (absent: none), as
+ * {@link latestSnapshot} finds them, in far fewer store calls: an agent's newest snapshot is also
+ * its last row in the competition's snapshot index (the same rows, the same insertion order), so
+ * a walk back over the competition's newest rows (at most two rounds of `agentIds.length`) finds
+ * everyone snapshotted in the last rounds at once; the rest are read one by one.
+ */
+export async function latestSnapshots(tx: ReadTx<Tables>, competitionId: string, agentIds: readonly string[]): Promise<Map<string, PortfolioSnapshot>> {
+  const wanted = new Set(agentIds);
+  const found = new Map<string, PortfolioSnapshot>();
+  const step = Math.max(64, wanted.size);
+  let end = await tx.count('snapshots', 'competition', competitionId);
+  const stop = Math.max(0, end - 2 * step);
+  while (end > stop && found.size < wanted.size) {
+    const start = Math.max(stop, end - step);
+    const rows = await tx.slice('snapshots', 'competition', competitionId, start, end);
+    for (let i = rows.length - 1; i >= 0; i--) {
+      const row = rows[i]!;
+      if (wanted.has(row.agentId) && !found.has(row.agentId)) found.set(row.agentId, row);
+    }
+    end = start;
+  }
+  if (found.size < wanted.size && end > 0) {
+    for (const agentId of wanted) {
+      if (found.has(agentId)) continue;
+      const snap = await latestSnapshot(tx, competitionId, agentId);
+      if (snap) found.set(agentId, snap);
+    }
+  }
+  return found;
+}
+
 /** Snapshots of one agent in one competition, newest first. */
 export async function agentSnapshots(tx: ReadTx<Tables>, competitionId: string, agentId: string): Promise<PortfolioSnapshot[]> {
   return (await tx.find('snapshots', 'agentCompetition', pairKey(agentId, competitionId))).reverse();

@@ -24,6 +24,14 @@ export interface ReadTx<T> {
    * the newest row of a key in O(1) however many it has.
    */
   slice<K extends keyof T>(table: K, index: string, key: string, start: number, end?: number): Promise<T[K][]>;
+  /**
+   * Change counter of a table, for caches of values derived from it: the number moves whenever
+   * the table's rows may have changed (a write, a rolled-back write, a restore, a load), also
+   * inside a transaction that has not committed yet, and stays put otherwise. A number is never
+   * given to two different contents of a table in one process, so equal numbers mean equal rows
+   * (a restore may bring back the number the table had when the snapshot was taken).
+   */
+  version<K extends keyof T>(table: K): Promise<number>;
 }
 
 /** Write operations, available inside transactions only. */

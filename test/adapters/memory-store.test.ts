@@ -33,6 +33,20 @@ describe('MemoryStore', () => {
     expect((await store.read((tx) => tx.find('items', 'group', 'g3'))).map((r) => r.n)).to.deep.equal(before.tables.items!.filter((r) => (r as { group: string }).group === 'g3').map((r) => (r as { n: number }).n));
   });
 
+  it('gives restored tables the versions they had when the snapshot was taken (a cache of the same rows stays valid)', async () => {
+    const store = new MemoryStore<T>(SCHEMA);
+    await store.transact((tx) => tx.insert('items', { id: 'a', group: null, n: 1 }));
+    const versions = () => store.read(async (tx) => [await tx.version('items'), await tx.version('logs')]);
+    const taken = await versions();
+    const snap = await store.snapshot();
+    expect(await versions(), 'a snapshot changes no rows').to.deep.equal(taken);
+    await store.transact((tx) => tx.put('items', { id: 'a', group: null, n: 2 }));
+    await store.restore(snap);
+    expect(await versions()).to.deep.equal(taken);
+    await store.restore(snap);
+    expect(await versions()).to.deep.equal(taken);
+  });
+
   it('rejects a nested call made after an await deep inside a transaction', async () => {
     const store = new MemoryStore<T>(SCHEMA);
     const helper = async () => {

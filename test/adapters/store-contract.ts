@@ -1,4 +1,4 @@
-// Contract suite every Store adapter must pass (memory now; a file-backed store later).
+// Contract suite every Store adapter must pass (memory and file).
 import { expect } from 'chai';
 import type { AuxState, Schema, Store } from '../../src/ports/store.js';
 
@@ -163,6 +163,62 @@ export function storeContract(name: string, make: () => Store<T>): void {
       await store.restore(snap);
       expect(counter.value).to.equal(7);
       expect(await store.read((tx) => tx.count('items', 'group', 'x'))).to.equal(1);
+    });
+
+    it('moves a table version on every change of that table only, and never reuses one for other rows', async () => {
+      const versions = () => store.read(async (tx) => ({ items: await tx.version('items'), logs: await tx.version('logs') }));
+      const v0 = await versions();
+      expect(await versions(), 'reads change nothing').to.deep.equal(v0);
+      await store.transact((tx) => tx.insert('items', { id: 'a', group: 'x', n: 1 }));
+      const v1 = await versions();
+      expect(v1.items).to.not.equal(v0.items);
+      expect(v1.logs, 'another table').to.equal(v0.logs);
+      await store.transact(async () => undefined);
+      expect(await versions(), 'an empty transaction').to.deep.equal(v1);
+      await store.transact((tx) => tx.put('items', { id: 'a', group: 'y', n: 2 }));
+      const v2 = await versions();
+      expect(v2.items).to.not.equal(v1.items);
+      await store.transact((tx) => tx.delete('items', 'a'));
+      const v3 = await versions();
+      expect(v3.items).to.not.equal(v2.items);
+      expect(await store.transact((tx) => tx.delete('items', 'zzz'))).to.equal(false);
+      expect(await versions(), 'deleting nothing').to.deep.equal(v3);
+      const seen = new Set([v0.items, v1.items, v2.items, v3.items]);
+      expect(seen.size, 'distinct contents, distinct numbers').to.equal(4);
+    });
+
+    it('moves a table version inside a transaction, and again when the transaction is rolled back', async () => {
+      await store.transact((tx) => tx.insert('items', { id: 'a', group: 'x', n: 1 }));
+      const before = await store.read((tx) => tx.version('items'));
+      let inside = 0;
+      await store.transact(async (tx) => {
+        await tx.put('items', { id: 'a', group: 'x', n: 99 });
+        inside = await tx.version('items');
+        throw new Error('undo');
+      }).catch(() => undefined);
+      expect(inside).to.not.equal(before);
+      // A value cached from the rolled-back rows (version `inside`) must not look current.
+      expect(await store.read((tx) => tx.version('items'))).to.not.equal(inside);
+      expect((await store.read((tx) => tx.get('items', 'a')))!.n).to.equal(1);
+    });
+
+    it('moves a table version on restore and load when the rows differ', async () => {
+      await store.transact((tx) => tx.insert('items', { id: 'a', group: 'x', n: 1 }));
+      const snap = await store.snapshot();
+      const atSnapshot = await store.read((tx) => tx.version('items'));
+      await store.transact((tx) => tx.put('items', { id: 'a', group: 'x', n: 2 }));
+      const changed = await store.read((tx) => tx.version('items'));
+      await store.restore(snap);
+      const restored = await store.read((tx) => tx.version('items'));
+      expect(restored).to.not.equal(changed);
+      expect((await store.read((tx) => tx.get('items', 'a')))!.n).to.equal(1);
+      // Equal numbers mean equal rows: if a restore brings a number back, it is the snapshot's.
+      if (restored !== atSnapshot) expect([atSnapshot, changed]).to.not.include(restored);
+      const dump = await store.dump();
+      await store.transact((tx) => tx.put('items', { id: 'a', group: 'x', n: 3 }));
+      const beforeLoad = await store.read((tx) => tx.version('items'));
+      await store.load(dump);
+      expect(await store.read((tx) => tx.version('items'))).to.not.equal(beforeLoad);
     });
 
     it('round-trips dump and load (a versioned JSON document)', async () => {

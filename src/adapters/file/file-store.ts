@@ -28,6 +28,7 @@ function recording<T>(tx: WriteTx<T>, ops: Op[], seqs: Map<string, number>): Wri
   return {
     get: (t, id) => tx.get(t, id), all: (t) => tx.all(t), find: (t, index, key) => tx.find(t, index, key),
     count: (t, index, key) => tx.count(t, index, key), slice: (t, index, key, start, end) => tx.slice(t, index, key, start, end),
+    version: (t) => tx.version(t),
     insert: async (t, row) => {
       const stored = await tx.insert(t, row);
       ops.push(['p', String(t), stored]);

@@ -108,6 +108,10 @@ class MemoryReadTx<T> implements ReadTx<T> {
   async slice<K extends keyof T>(table: K, index: string, key: string, start: number, end?: number): Promise<T[K][]> {
     return this.store.table(table).slice(index, key, start, end) as T[K][];
   }
+
+  async version<K extends keyof T>(table: K): Promise<number> {
+    return this.store.table(table).version;
+  }
 }
 
 /** Write operations of a transaction; every change is logged in the transaction's undo log. */

@@ -19,7 +19,12 @@ export interface TableState {
   readonly ords: FrozenShardMap<number>;
   readonly indexes: readonly FrozenShardMap<OrdList>[];
   readonly live: number;
+  /** The table's {@link TableData.version} when captured (these rows are exactly that version's). */
+  readonly version: number;
 }
+
+/** Last table version handed out in this process: every change of any table takes the next one, so none is reused. */
+let lastVersion = 0;
 
 interface Index { name: string; fn: IndexFn; map: ShardMap<OrdList> }
 
@@ -44,6 +49,11 @@ export class TableData {
   private ords: ShardMap<number>;
   private indexes: Index[];
   private live = 0;
+  /**
+   * Change counter: a process-wide unique number taken on every change of the rows (set, remove,
+   * undo, load, install), so equal numbers mean equal contents (the port's `version`).
+   */
+  version = ++lastVersion;
   /** The index definitions as a list (not re-derived per row). */
   private readonly defList: [string, IndexFn][];
 
@@ -111,6 +121,7 @@ export class TableData {
     const slot = this.ords.slot(id);
     const ord = this.ords.getAt(slot, id);
     if (ord === undefined) {
+      this.version = ++lastVersion;
       const at = this.rows.length;
       this.rows.set(at, row);
       this.ords.setAt(slot, id, at);
@@ -123,6 +134,7 @@ export class TableData {
       return true;
     }
     if (mustBeNew) return false;
+    this.version = ++lastVersion;
     const prev = this.rows.get(ord);
     this.rows.set(ord, row);
     this.reindex(ord, prev, row);
@@ -134,6 +146,7 @@ export class TableData {
   remove(id: Id, undo: UndoLog | null): boolean {
     const ord = this.ords.get(id);
     if (ord === undefined) return false;
+    this.version = ++lastVersion;
     const prev = this.rows.get(ord);
     this.drop(id, ord, prev);
     undo?.push(this, id, prev, ord);
@@ -142,6 +155,7 @@ export class TableData {
 
   /** Reverts one logged change: `prev` is the row before it (ABSENT: there was none) at ordinal `ord`. */
   undo(id: Id, prev: unknown, ord: number): void {
+    this.version = ++lastVersion;
     if (prev === ABSENT) {
       this.drop(id, ord, this.rows.get(ord));
       // An undone append gives its slot back, so a failed insert leaves no gap.
@@ -176,7 +190,9 @@ export class TableData {
 
   /** The table's current contents for a snapshot; the store starts a new generation right after. */
   capture(): TableState {
-    return { rows: this.rows.freeze(), ords: this.ords.freeze(), indexes: this.indexes.map((ix) => ix.map.freeze()), live: this.live };
+    return {
+      rows: this.rows.freeze(), ords: this.ords.freeze(), indexes: this.indexes.map((ix) => ix.map.freeze()), live: this.live, version: this.version,
+    };
   }
 
   /** Makes a captured state the table's contents (shared with the snapshot until written). */
@@ -185,6 +201,7 @@ export class TableData {
     this.ords = new ShardMap(this.g, s.ords);
     this.indexes = this.defList.map(([name, fn], i) => ({ name, fn, map: new ShardMap(this.g, s.indexes[i]) }));
     this.live = s.live;
+    this.version = s.version;
   }
 
   /** Replaces every row (in the given order) and rebuilds the indexes. */
@@ -195,6 +212,7 @@ export class TableData {
     this.live = 0;
     // A repeated id replaces the earlier row in its position, as Map construction does.
     for (const [id, row] of rows) this.set(id, row, null);
+    this.version = ++lastVersion;
   }
 
   /** The rows of a captured state in insertion order (for dumps). */

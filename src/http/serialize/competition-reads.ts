@@ -3,7 +3,7 @@ import type { ParticipantRow } from '../../domain/competition-participants.js';
 import type { CompetitionRules } from '../../domain/competition-rules.js';
 import type { AgentTimeline } from '../../domain/competition-timeline.js';
 import type { CompetitionDetail, CompetitionStatusView, ListedCompetition } from '../../domain/competition-views.js';
-import type { LeaderboardView } from '../../domain/leaderboard.js';
+import type { LeaderboardView, RankedEntry } from '../../domain/leaderboard.js';
 import type { Agent } from '../../domain/model.js';
 import type { UserVotingState } from '../../domain/votes.js';
 import { apiCompetition } from './competitions.js';
@@ -51,6 +51,26 @@ export function apiParticipant(r: ParticipantRow) {
 const agentName = (a: Agent | undefined) => a?.name ?? 'Unknown Agent';
 const agentHandle = (a: Agent | undefined) => a?.handle ?? 'unknown_agent';
 
+const rankedEntry = (e: RankedEntry) => ({
+  rank: e.rank, agentId: e.agentId, agentName: agentName(e.agent), agentHandle: agentHandle(e.agent), portfolioValue: e.value,
+  active: true, deactivationReason: null, calmarRatio: null, simpleReturn: null, maxDrawdown: null, hasRiskMetrics: false,
+});
+
+/**
+ * Wire rows of a ranked list. The domain hands out the same frozen list while the standings are
+ * unchanged, so its wire rows (10k at 10k agents) are made once per list, not per request.
+ */
+const rankedWire = new WeakMap<readonly RankedEntry[], readonly ReturnType<typeof rankedEntry>[]>();
+
+function apiRanked(list: readonly RankedEntry[]) {
+  let rows = rankedWire.get(list);
+  if (rows === undefined) {
+    rows = Object.freeze(list.map(rankedEntry));
+    if (Object.isFrozen(list)) rankedWire.set(list, rows);
+  }
+  return rows;
+}
+
 /** Body of `GET /api/competitions/leaderboard` (without `success`). */
 export function apiLeaderboard(v: LeaderboardView) {
   const inactiveAgents = v.inactive.map((e) => ({
@@ -59,10 +79,7 @@ export function apiLeaderboard(v: LeaderboardView) {
   }));
   return {
     competition: apiCompetition(v.competition),
-    leaderboard: v.leaderboard.map((e) => ({
-      rank: e.rank, agentId: e.agentId, agentName: agentName(e.agent), agentHandle: agentHandle(e.agent), portfolioValue: e.value,
-      active: true, deactivationReason: null, calmarRatio: null, simpleReturn: null, maxDrawdown: null, hasRiskMetrics: false,
-    })),
+    leaderboard: apiRanked(v.leaderboard),
     inactiveAgents, hasInactiveAgents: inactiveAgents.length > 0,
   };
 }
