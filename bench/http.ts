@@ -1,10 +1,22 @@
 // Benchmark 1: HTTP trade throughput, 50 concurrent clients (autocannon), `compsim serve` against a bare Koa echo app in the same run.
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { ADMIN_KEY, SOL, USDC } from './lib/arena.js';
 import { benchMain, nodeArgs, spawnListening, spawnServe, type ChildServer } from './lib/proc.js';
 import { median, ms, num, type BenchRow } from './lib/report.js';
 
 const CLIENTS = 50;
+
+/**
+ * Node flags of a server child: under `--profile` (this process runs with `--cpu-prof`) each server
+ * writes its own profile into a subdirectory of this process's profile directory, so the profile
+ * shows the request path rather than the load generator.
+ */
+function childProfileFlags(label: string): string[] {
+  if (!process.execArgv.includes('--cpu-prof')) return [];
+  const dir = process.execArgv.find((a) => a.startsWith('--cpu-prof-dir='))?.slice('--cpu-prof-dir='.length) ?? '.';
+  return ['--cpu-prof', `--cpu-prof-dir=${join(dir, `server-${label}`)}`];
+}
 
 async function call(url: string, path: string, key: string, body: unknown): Promise<any> {
   const res = await fetch(url + path, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -48,9 +60,9 @@ async function load(url: string, seconds: number, competitionId: string, keys: s
 export async function http(rounds = 3, seconds = 5): Promise<BenchRow[]> {
   const servers: ChildServer[] = [];
   try {
-    const koa = await spawnListening(nodeArgs('bench/koa-echo'));
+    const koa = await spawnListening(nodeArgs('bench/koa-echo', childProfileFlags('koa')));
     servers.push(koa);
-    const compsim = await spawnServe(['--admin-key', ADMIN_KEY]);
+    const compsim = await spawnServe(['--admin-key', ADMIN_KEY], childProfileFlags('compsim'));
     servers.push(compsim);
     const arena = await setup(compsim.url, CLIENTS);
     const targets = [{ label: 'koa', url: koa.url }, { label: 'compsim', url: compsim.url }];

@@ -1,6 +1,7 @@
 // createServer(world): a Koa app (logging + request journal, CORS, body parsing, dispatch, latency faults); never listens by itself.
 import cors from '@koa/cors';
 import { STATUS_CODES, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
@@ -12,6 +13,7 @@ import { compileRoutes, type RouteTable } from './http/router.js';
 import { ROUTES } from './http/routes/index.js';
 import type { Principal } from './domain/model.js';
 import { createResponseChecker, type ResponseViolation } from './http/response-check.js';
+import { readPlainBody } from './json-body.js';
 import { webMiddleware } from './web.js';
 
 /** Options of {@link createServer}. */
@@ -36,6 +38,9 @@ export interface ServerOptions {
 /** Maximum accepted request body. */
 export const BODY_LIMIT = '1mb';
 
+/** {@link BODY_LIMIT} in bytes (as koa-bodyparser reads it). */
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
 /** Maximum body of `POST /api/sim/load` (a whole world document). */
 export const LOAD_BODY_LIMIT = '200mb';
 
@@ -45,6 +50,22 @@ let defaultTable: RouteTable | undefined;
 let noSimTable: RouteTable | undefined;
 
 const wallDelay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous' });
+
+/** The `vary` module @koa/cors itself uses (for its error path, reproduced below). */
+const varyAppend = (createRequire(createRequire(import.meta.url).resolve('@koa/cors'))('vary') as { append(header: string, field: string): string }).append;
+
+/** What @koa/cors does to an error thrown below it: the headers it set travel on `err.headers` (Vary merged). */
+function corsHeadersOnError(err: unknown): unknown {
+  if (err === null || typeof err !== 'object') return err;
+  const e = err as { headers?: Record<string, string> };
+  const headers = e.headers || {};
+  const v = headers.vary || headers.Vary || '';
+  delete headers.Vary;
+  e.headers = { ...headers, 'Access-Control-Allow-Origin': '*', vary: varyAppend(v, 'Origin') };
+  return err;
+}
 
 function principalLabel(p: Principal): string {
   if (p.kind === 'agent') return `agent:${p.agentId}`;
@@ -65,26 +86,80 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
   const onViolation = options.onResponseViolation;
   const checker = onViolation ? createResponseChecker(options.routes ?? ROUTES) : undefined;
 
+  // Default @koa/cors, whose non-preflight work is done inline below: Vary: Origin, then
+  // Access-Control-Allow-Origin: * on every answer (its headers kept on errors that pass it).
+  const preflight = cors();
   app.use(async (ctx, next) => {
     const t0 = performance.now();
-    await next();
+    if (ctx.method === 'OPTIONS') {
+      await preflight(ctx, next);
+    } else {
+      // The answer has no headers yet: what ctx.vary('Origin') and ctx.set() would write.
+      ctx.res.setHeader('Vary', 'Origin');
+      ctx.res.setHeader('Access-Control-Allow-Origin', '*');
+      try {
+        await next();
+      } catch (err) {
+        throw corsHeadersOnError(err);
+      }
+    }
     const state = ctx.state as { principal?: Principal; routeId?: string | null };
-    const principal = state.principal ?? { kind: 'anonymous' };
+    const principal = state.principal ?? ANONYMOUS;
+    const routeId = state.routeId ?? null;
+    const path = ctx.path;
     // Test mode: routed answers against their route's schemas, unrouted errors against the envelope.
-    if (checker && (state.routeId || ctx.status >= 400)) {
-      const v = checker.check({ routeId: state.routeId ?? null, method: ctx.method, path: ctx.path, status: ctx.status, body: ctx.body });
+    if (checker && (routeId || ctx.status >= 400)) {
+      const v = checker.check({ routeId, method: ctx.method, path, status: ctx.status, body: ctx.body });
       if (v) onViolation!(v);
     }
-    world.sim?.record({ method: ctx.method, path: ctx.path, status: ctx.status, principal, routeId: state.routeId ?? null });
-    log?.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - t0) * 10) / 10, principal: principalLabel(principal) },
-      `${ctx.method} ${ctx.path} ${ctx.status}`);
+    world.sim?.record({ method: ctx.method, path, status: ctx.status, principal, routeId });
+    if (log?.isLevelEnabled('info')) {
+      log.info({ method: ctx.method, path, status: ctx.status, ms: Math.round((performance.now() - t0) * 10) / 10, principal: principalLabel(principal) },
+        `${ctx.method} ${path} ${ctx.status}`);
+    }
   });
-  app.use(cors());
   if (options.web ?? true) app.use(webMiddleware({ simApi, version: world.deps.config.version, ...(options.routes ? { routes: options.routes } : {}) }));
-  // Body-parser failures (malformed JSON -> 400, over 1 MB -> 413) become envelope errors.
-  app.use(async (ctx, next) => {
+  const parseBody = bodyParser({ jsonLimit: BODY_LIMIT, formLimit: BODY_LIMIT, enableTypes: ['json', 'form'], strict: true });
+  // Only a world document may be big.
+  const parseLoad = bodyParser({ jsonLimit: LOAD_BODY_LIMIT, enableTypes: ['json'], strict: true });
+  /** Sets `ctx.request.body` as koa-bodyparser does: plain JSON and bodiless requests directly, everything else through it. */
+  const readBody = async (ctx: Koa.Context): Promise<void> => {
+    const isLoad = simApi && ctx.path === LOAD_PATH;
+    const plain = isLoad ? null : readPlainBody(ctx.req, BODY_LIMIT_BYTES);
+    if (plain !== null) {
+      (ctx.request as { body?: unknown }).body = await plain;
+      return;
+    }
+    let parsed = false;
     try {
-      await next();
+      await (isLoad ? parseLoad : parseBody)(ctx, async () => {
+        parsed = true;
+      });
+    } catch (err) {
+      // A parser failure without a status (a corrupt gzip, deflate or brotli body fails inside
+      // zlib) is still the request's fault: 400, never a 500.
+      if (parsed || (err as { status?: number }).status !== undefined) throw err;
+      throw new HttpError(400, 'Invalid request body encoding');
+    }
+  };
+  // Body parsing, dispatch and the answer; parser failures (malformed JSON -> 400, over 1 MB -> 413)
+  // become envelope errors.
+  app.use(async (ctx) => {
+    try {
+      await readBody(ctx);
+      const res = await dispatch(world, table, {
+        method: ctx.method, path: ctx.path, headers: ctx.headers, query: ctx.query as Record<string, unknown>,
+        body: (ctx.request as { body?: unknown }).body, ip: ctx.ip,
+      }, onBug);
+      const state = ctx.state as { principal?: Principal; routeId?: string | null };
+      state.principal = res.principal;
+      state.routeId = res.routeId;
+      // Latency faults wait here, in the Koa layer only: domain and http code never touch timers.
+      const latency = world.sim?.latencyMs(ctx.path) ?? 0;
+      if (latency > 0) await delay(latency);
+      ctx.status = res.status;
+      for (const k in res.headers) ctx.set(k, res.headers[k]!);
+      ctx.body = res.body;
     } catch (err) {
       const e = err as { status?: number; type?: string };
       const mapped = err instanceof HttpError ? err : e.status === 413 || e.type === 'entity.too.large'
@@ -96,37 +171,6 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
       ctx.status = status;
       ctx.body = body;
     }
-  });
-  const parseBody = bodyParser({ jsonLimit: BODY_LIMIT, formLimit: BODY_LIMIT, enableTypes: ['json', 'form'], strict: true });
-  // Only a world document may be big.
-  const parseLoad = bodyParser({ jsonLimit: LOAD_BODY_LIMIT, enableTypes: ['json'], strict: true });
-  // A parser failure without a status (a corrupt gzip, deflate or brotli body fails inside zlib) is
-  // still the request's fault: 400, never a 500.
-  app.use(async (ctx, next) => {
-    let parsed = false;
-    const parse = simApi && ctx.path === LOAD_PATH ? parseLoad : parseBody;
-    try {
-      await parse(ctx, () => {
-        parsed = true;
-        return next();
-      });
-    } catch (err) {
-      if (parsed || (err as { status?: number }).status !== undefined) throw err;
-      throw new HttpError(400, 'Invalid request body encoding');
-    }
-  });
-  app.use(async (ctx) => {
-    const res = await dispatch(world, table, {
-      method: ctx.method, path: ctx.path, headers: ctx.headers, query: ctx.query as Record<string, unknown>,
-      body: (ctx.request as { body?: unknown }).body, ip: ctx.ip,
-    }, onBug);
-    Object.assign(ctx.state as object, { principal: res.principal, routeId: res.routeId });
-    // Latency faults wait here, in the Koa layer only: domain and http code never touch timers.
-    const latency = world.sim?.latencyMs(ctx.path) ?? 0;
-    if (latency > 0) await delay(latency);
-    ctx.status = res.status;
-    for (const [k, v] of Object.entries(res.headers)) ctx.set(k, v);
-    ctx.body = res.body;
   });
   return app;
 }

@@ -182,7 +182,7 @@ export function createSimControl(world: World, parts: SimControlParts): SimContr
     requests: (filter) => journal.list(filter),
 
     record(r) {
-      journal.record({ ...r, at: core().deps.clock.now() });
+      journal.recordAt(r, core().deps.clock.now());
     },
 
     async gate(req) {

@@ -7,7 +7,7 @@ import { DomainError } from './errors.js';
 import type { Competition, Trade } from './model.js';
 import { detectChain } from './prices.js';
 import type { Tables } from './tables.js';
-import { credit, findBalanceRow, parseAmount, priceBoth, type TradeChains } from './trading.js';
+import { changedBalance, credit, findBalanceRow, parseAmount, priceBoth, type TradeChains } from './trading.js';
 
 /** The reason upstream's spot-live processor writes on every detected swap. */
 export const SPOT_LIVE_REASON = 'On-chain trade detected';
@@ -57,7 +57,7 @@ export async function recordSwapTx(deps: Deps, tx: WriteTx<Tables>, comp: Compet
   }
   const txHash = i.txHash ?? `0x${deps.ids.hex(32)}`;
   if ((await tx.find('trades', 'competition', comp.id)).some((t) => t.txHash === txHash)) throw new DomainError('SPOT_LIVE_DUPLICATE_TX', { txHash });
-  await tx.put('balances', { ...fromRow!, amount: fromRow!.amount - amount, updatedAt: now });
+  await tx.put('balances', changedBalance(fromRow!, { amount: fromRow!.amount - amount, updatedAt: now }));
   if (toAmount > 0) await credit(deps, tx, rows, i.agentId, comp, i.toToken, toAmount, toPrice, now);
   return tx.insert('trades', {
     id: deps.ids.uuid(), agentId: i.agentId, competitionId: comp.id, fromToken: i.fromToken, toToken: i.toToken, fromAmount: amount, toAmount,

@@ -17,6 +17,16 @@ export const MIN_TRADE_AMOUNT = 0.000001;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The last competition id found well-formed: trades mostly name the same competition again. */
+let lastUuid = '';
+
+function isUuid(s: string): boolean {
+  if (s === lastUuid) return true;
+  if (!UUID_RE.test(s)) return false;
+  lastUuid = s;
+  return true;
+}
+
 /** Body of `POST /api/trade/execute`, as sent (the checks below give upstream's messages). */
 export interface ExecuteInput {
   fromToken?: unknown; toToken?: unknown; amount?: unknown; reason?: unknown; competitionId?: unknown;
@@ -43,6 +53,15 @@ export function findBalanceRow(rows: readonly Balance[], address: string): Balan
   if (!address.startsWith('0x')) return rows.find((r) => r.tokenAddress === address);
   const a = address.toLowerCase();
   return rows.find((r) => r.tokenAddress.toLowerCase() === a);
+}
+
+/**
+ * A balance row with some fields replaced: `{ ...row, ...changes }` (same keys, same order), built
+ * with `Object.assign`, which V8 runs several times faster than a spread with overrides of rows
+ * made at different sites (the hot write of every trade).
+ */
+export function changedBalance(row: Balance, changes: Partial<Balance>): Balance {
+  return Object.assign({}, row, changes);
 }
 
 /** Rejects perps and spot-live competitions on the paper-trading endpoints. */
@@ -114,7 +133,7 @@ function checkExecuteInput(cid: unknown, i: ExecuteInput) {
 export async function credit(deps: Deps, tx: WriteTx<Tables>, rows: readonly Balance[], agentId: string, comp: Competition, token: string, amount: number, p: ResolvedPrice, now: number) {
   const row = findBalanceRow(rows, token);
   if (row) {
-    await tx.put('balances', { ...row, amount: row.amount + amount, symbol: p.symbol, specificChain: p.specificChain, updatedAt: now });
+    await tx.put('balances', changedBalance(row, { amount: row.amount + amount, symbol: p.symbol, specificChain: p.specificChain, updatedAt: now }));
     return;
   }
   await tx.insert('balances', {
@@ -130,7 +149,7 @@ export async function executeTrade(deps: Deps, principal: Principal, input: Exec
     // Only an omitted competitionId costs a lookup (an extra await per trade otherwise).
     const given = input.competitionId !== undefined ? input.competitionId : await implicitCompetitionId(tx, principal, EXECUTE_USAGE);
     const { cid, from, to, reason, amount } = checkExecuteInput(given, input);
-    if (!UUID_RE.test(cid)) throw new DomainError('INVALID_UUID_SYNTAX', { value: cid }, { details: { rule: 'competitionId', competitionId: cid } });
+    if (!isUuid(cid)) throw new DomainError('INVALID_UUID_SYNTAX', { value: cid }, { details: { rule: 'competitionId', competitionId: cid } });
     const comp = await tx.get('competitions', cid.toLowerCase());
     if (!comp) throw new DomainError('COMPETITION_ID_NOT_FOUND', { id: cid }, { details: { rule: 'competitionExists', competitionId: cid } });
     requirePaperTrading(comp);
@@ -164,7 +183,7 @@ export async function executeTrade(deps: Deps, principal: Principal, input: Exec
       });
     }
     const { slippage, toAmount } = fill(deps, tradeAmountUsd, toPrice.price, comp.slippageModel);
-    await tx.put('balances', { ...fromRow!, amount: fromRow!.amount - amount, updatedAt: now });
+    await tx.put('balances', changedBalance(fromRow!, { amount: fromRow!.amount - amount, updatedAt: now }));
     if (toAmount > 0) await credit(deps, tx, rows, agentId, comp, to, toAmount, toPrice, now);
     const trade: Trade = {
       id: deps.ids.uuid(), agentId, competitionId: comp.id, fromToken: from, toToken: to, fromAmount: amount, toAmount,

@@ -8,8 +8,8 @@ export interface CompiledRoute { def: RouteDef; regex: RegExp; paramNames: strin
 /** The compiled route table. */
 export interface RouteTable {
   routes: CompiledRoute[];
-  /** Routes without path parameters by `METHOD path` (a literal route always wins, so no regex is run for them). */
-  literal?: Map<string, CompiledRoute>;
+  /** Routes without path parameters by method, then path (a literal route always wins, so no other regex is run for them). */
+  literal?: Map<string, Map<string, CompiledRoute>>;
 }
 
 /** Compiles the route table once (each route's validators on its first use: Ajv compilation is the expensive part). */
@@ -36,8 +36,13 @@ export function compileRoutes(defs: readonly RouteDef[]): RouteTable {
       },
     };
   });
-  const literal = new Map<string, CompiledRoute>();
-  for (const r of routes) if (r.paramNames.length === 0) literal.set(`${r.def.method} ${r.def.path}`, r);
+  const literal = new Map<string, Map<string, CompiledRoute>>();
+  for (const r of routes) {
+    if (r.paramNames.length > 0) continue;
+    let byPath = literal.get(r.def.method);
+    if (byPath === undefined) literal.set(r.def.method, (byPath = new Map()));
+    byPath.set(r.def.path, r);
+  }
   return { routes, literal };
 }
 
@@ -52,7 +57,7 @@ function decode(s: string): string {
 /** Finds the route for a method and path; literal routes win over parameterised ones of the same shape. */
 export function matchRoute(table: RouteTable, method: string, path: string): { route: CompiledRoute; params: Record<string, string> } | null {
   // Exact literal paths (with or without one trailing slash) are a map lookup: they beat any parameterised match.
-  const exact = table.literal?.get(`${method} ${path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path}`);
+  const exact = table.literal?.get(method)?.get(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
   if (exact && exact.regex.test(path)) return { route: exact, params: {} };
   let best: { route: CompiledRoute; params: Record<string, string> } | null = null;
   for (const route of table.routes) {

@@ -8,24 +8,25 @@ const ALGORITHM = 'sfc32';
 const HEX_CODES = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
 const DASH = '-'.charCodeAt(0);
 
-/** One reusable buffer of character codes (ids are built synchronously, one at a time). */
-const codeBuffer: number[] = [];
+/**
+ * One reusable buffer of character codes (ids are built synchronously, one at a time), read out as
+ * one flat one-byte string: ids are stored in millions of rows, and a string built by concatenation
+ * is a rope of several objects (about twice the memory). Latin-1 decoding of ASCII codes is the
+ * cheapest way V8 offers to make such a string.
+ */
+let codeBuffer = Buffer.alloc(64);
 
-function scratch(): number[] {
-  codeBuffer.length = 0;
+/** The buffer, at least `n` bytes long. */
+function scratch(n: number): Buffer {
+  if (codeBuffer.length < n) codeBuffer = Buffer.alloc(n);
   return codeBuffer;
 }
 
-function pushHex(codes: number[], byte: number): void {
-  codes.push(HEX_CODES[byte >> 4]!, HEX_CODES[byte & 15]!);
-}
-
-/**
- * One flat string from character codes. Ids are stored in millions of rows: a string built by
- * concatenation is a rope of several objects, this is a single sequential one (about half the memory).
- */
-function fromCodes(codes: number[]): string {
-  return String.fromCharCode.apply(null, codes);
+/** Writes the two hex digits of `byte` at `at`; returns the next position. */
+function putHex(codes: Buffer, at: number, byte: number): number {
+  codes[at] = HEX_CODES[byte >> 4]!;
+  codes[at + 1] = HEX_CODES[byte & 15]!;
+  return at + 2;
 }
 
 /** Every identifier and random draw of a world comes from here. */
@@ -41,22 +42,24 @@ export class SeededIds implements Ids, AuxState {
   }
 
   hex(bytes: number): string {
-    const codes = scratch();
-    for (let i = 0; i < bytes; i++) pushHex(codes, this.rng.nextUint32() & 0xff);
-    return fromCodes(codes);
+    const codes = scratch(2 * bytes);
+    let at = 0;
+    for (let i = 0; i < bytes; i++) at = putHex(codes, at, this.rng.nextUint32() & 0xff);
+    return codes.toString('latin1', 0, at);
   }
 
   uuid(): string {
     // Sixteen draws as hex, version nibble 4, variant nibble 8-b, dashes after 4, 6, 8 and 10 bytes.
-    const codes = scratch();
+    const codes = scratch(36);
+    let at = 0;
     for (let i = 0; i < 16; i++) {
       let b = this.rng.nextUint32() & 0xff;
       if (i === 6) b = 0x40 | (b & 0x0f);
       else if (i === 8) b = ((8 | ((b >> 4) & 3)) << 4) | (b & 0x0f);
-      if (i === 4 || i === 6 || i === 8 || i === 10) codes.push(DASH);
-      pushHex(codes, b);
+      if (i === 4 || i === 6 || i === 8 || i === 10) codes[at++] = DASH;
+      at = putHex(codes, at, b);
     }
-    return fromCodes(codes);
+    return codes.toString('latin1', 0, at);
   }
 
   apiKey(): string {

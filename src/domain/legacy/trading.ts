@@ -7,7 +7,7 @@ import { activeAgentIds, portfolioValue, takeSnapshotsTx } from '../portfolio.js
 import { detectChain } from '../prices.js';
 import { competitionSlippage } from '../slippage.js';
 import {
-  checkCrossChain, credit, fill, findBalanceRow, MIN_TRADE_AMOUNT, parseAmount, priceBoth, type ExecuteInput, type TradeChains,
+  changedBalance, checkCrossChain, credit, fill, findBalanceRow, MIN_TRADE_AMOUNT, parseAmount, priceBoth, type ExecuteInput, type TradeChains,
 } from '../trading.js';
 import { legacyActiveCompetition } from './competition.js';
 
@@ -62,7 +62,7 @@ export async function executeLegacyTrade(deps: Deps, agentId: string, input: Exe
       });
     }
     const { slippage, toAmount } = fill(deps, tradeAmountUsd, toPrice.price, comp.slippageModel);
-    await tx.put('balances', { ...fromRow!, amount: fromRow!.amount - amount, updatedAt: now });
+    await tx.put('balances', changedBalance(fromRow!, { amount: fromRow!.amount - amount, updatedAt: now }));
     if (toAmount > 0) await credit(deps, tx, rows, agentId, comp, to, toAmount, toPrice, now);
     const trade = await tx.insert('trades', {
       id: deps.ids.uuid(), agentId, competitionId: comp.id, fromToken: from, toToken: to, fromAmount: amount, toAmount,

@@ -1,0 +1,96 @@
+// Request bodies of the common shapes (plain JSON, no body), read without koa-bodyparser's per-request machinery and with its exact results.
+import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
+import { StringDecoder } from 'node:string_decoder';
+
+/** koa-bodyparser's JSON parser (co-body) parses with @hapi/bourne: the very module it uses, so results and errors agree. */
+const bourne = createRequire(createRequire(import.meta.url).resolve('co-body'))('@hapi/bourne') as {
+  parse(text: string, options: { protoAction: 'error' }): unknown;
+};
+
+/** co-body's strict mode: a JSON body must be an object or an array. */
+const STRICT_JSON = /^[\x20\x09\x0a\x0d]*(\[|\{)/;
+
+/** The content types read here; any other (charsets, parameters, forms, upper case) goes to koa-bodyparser. */
+const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8']);
+
+/** An error koa-bodyparser would throw with this HTTP status. */
+function statusError(err: Error, status: number): Error {
+  return Object.assign(err, { status });
+}
+
+/**
+ * co-body's strict JSON parse of a body's text (a leading BOM is dropped, as its decoder does): an
+ * empty body is `{}`; anything but an object or an array, malformed JSON and `__proto__` keys
+ * are errors with status 400.
+ */
+export function parseJsonBody(text: string): unknown {
+  const str = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  try {
+    if (!str) return {};
+    if (!STRICT_JSON.test(str)) throw new SyntaxError('invalid JSON, only supports object and array');
+    // bourne scans for `__proto__` keys only when the text could spell one (literally or with \u
+    // escapes); without either, its answer is JSON.parse's.
+    if (!str.includes('proto') && !str.includes('\\u')) return JSON.parse(str);
+    return bourne.parse(str, { protoAction: 'error' });
+  } catch (err) {
+    throw statusError(err as Error, 400);
+  }
+}
+
+/**
+ * The parsed body of a request in one of the shapes `compsim serve` sees all the time, with the
+ * result koa-bodyparser (JSON and form, strict) would give: no `Content-Type` -> `{}` without
+ * reading; `application/json` (optionally `; charset=utf-8`) with a `Content-Length` of at most
+ * `limit` bytes and no `Content-Encoding` -> the parsed JSON (errors carry status 400). Returns
+ * `null` for every other request, which then goes through koa-bodyparser.
+ */
+export function readPlainBody(req: IncomingMessage, limit: number): Promise<unknown> | null {
+  const type = req.headers['content-type'];
+  if (type === undefined) return Promise.resolve({});
+  const lengthHeader = req.headers['content-length'];
+  if (!PLAIN_JSON.has(type) || req.headers['content-encoding'] !== undefined || req.headers['transfer-encoding'] !== undefined
+    || lengthHeader === undefined || !/^\d{1,9}$/.test(lengthHeader)) return null;
+  const length = Number(lengthHeader);
+  if (length > limit) return null;
+  return new Promise((resolve, reject) => {
+    const decoder = new StringDecoder('utf8');
+    let text = '';
+    let received = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      text += decoder.write(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      text += decoder.end();
+      if (received !== length) {
+        reject(statusError(new Error('request size did not match content length'), 400));
+        return;
+      }
+      try {
+        resolve(parseJsonBody(text));
+      } catch (err) {
+        reject(err);
+      }
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(statusError(err, 400));
+    };
+    const onClose = () => {
+      cleanup();
+      reject(statusError(new Error('request aborted'), 400));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}
