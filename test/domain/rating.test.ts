@@ -1,7 +1,11 @@
 // Rating updates: openskill's Plackett-Luce against the formula implemented independently in the test helper, the score scaling, and the per-type/per-arena boards.
 import { expect } from 'chai';
 import type { Competition, CompetitionType, LeaderboardEntry } from '../../src/domain/model.js';
-import { boardKey, boardRatings, INITIAL_SKILL, plackettLuce, ratingScore, updateRatingsTx, type Skill } from '../../src/domain/rating.js';
+import fc from 'fast-check';
+import { rate } from 'openskill';
+import {
+  boardKey, boardRatings, INITIAL_SKILL, linearPlackettLuce, OPENSKILL_FIELD_LIMIT, plackettLuce, ratingScore, updateRatingsTx, type Skill,
+} from '../../src/domain/rating.js';
 import { createWorld, type World } from '../../src/world.js';
 import { independentPL, scoreOf } from '../helpers/rankings.js';
 
@@ -44,6 +48,25 @@ describe('domain/rating', () => {
       ];
       for (const priors of cases) expectSkills(plackettLuce(priors), independentPL(priors));
       expect(score({ mu: 30, sigma: 4 })).to.be.closeTo(ratingScore({ mu: 30, sigma: 4 }), 1e-9);
+    });
+
+    it('rates fields larger than openskill handles quickly with the same numbers as openskill', () => {
+      const viaOpenskill = (priors: Skill[]) => rate(priors.map((p) => [{ ...p }])).map(([p]) => ({ mu: p!.mu, sigma: p!.sigma }));
+      const skill = fc.record({ mu: fc.double({ min: -20, max: 80, noNaN: true }), sigma: fc.double({ min: 0.05, max: 12, noNaN: true }) });
+      fc.assert(fc.property(fc.array(skill, { minLength: 1, maxLength: 700, size: 'max' }), (priors) => {
+        const expected = viaOpenskill(priors);
+        const actual = linearPlackettLuce(priors);
+        actual.forEach((a, i) => {
+          expect(a.mu, `mu[${i}] of ${priors.length}`).to.be.closeTo(expected[i]!.mu, 1e-9 * Math.max(1, Math.abs(expected[i]!.mu)));
+          expect(a.sigma, `sigma[${i}] of ${priors.length}`).to.be.closeTo(expected[i]!.sigma, 1e-9 * expected[i]!.sigma);
+        });
+      }), { seed: 20261123, numRuns: 25 });
+      // A field of fresh agents just over the limit goes the linear way, and agrees with the formula.
+      const big = Array.from({ length: OPENSKILL_FIELD_LIMIT + 1 }, () => INITIAL_SKILL);
+      expectSkills(plackettLuce(big), independentPL(big));
+      expect(plackettLuce(big)).to.deep.equal(linearPlackettLuce(big));
+      const small = big.slice(1);
+      expect(plackettLuce(small)).to.deep.equal(viaOpenskill(small));
     });
 
     it('leaves a lone agent unchanged and rates nobody for an empty field', () => {
