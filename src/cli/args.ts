@@ -26,6 +26,19 @@ export interface ServeArgs {
 /** A usage error: printed with the usage text, exit code 2. */
 export class UsageError extends Error {}
 
+/**
+ * Reports a command's failure on `stderr` as `<prefix>: <message>` and gives its exit code: a
+ * {@link UsageError} is followed by the usage text (2), anything else stands alone (1).
+ */
+export function failure(prefix: string, usage: string, err: unknown, stderr: { write(text: string): unknown }): number {
+  if (err instanceof UsageError) {
+    stderr.write(`${prefix}: ${err.message}\n\n${usage}\n`);
+    return 2;
+  }
+  stderr.write(`${prefix}: ${(err as Error).message}\n`);
+  return 1;
+}
+
 export const USAGE = `Usage: compsim serve [options]
        compsim run <scenario files or folders> [options]     (compsim run --help)
        compsim record --target <url> --out <file> [options]  (compsim record --help)

@@ -8,7 +8,7 @@ import { createLogger } from '../logging.js';
 import { answerClientErrors, createServer } from '../server.js';
 import { createWorld, type World } from '../world.js';
 import type { WorldFixture } from '../fixture.js';
-import { parseServeArgs, UsageError, USAGE, type ServeArgs } from './args.js';
+import { failure, parseServeArgs, UsageError, USAGE, type ServeArgs } from './args.js';
 import { recordMain } from './record.js';
 import { replayMain } from './replay.js';
 import { runMain } from './run.js';
@@ -125,12 +125,7 @@ export async function main(argv: string[]): Promise<number> {
     args = parseServeArgs(rest);
     running = await serve(args);
   } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`compsim: ${err.message}\n\n${USAGE}\n`);
-      return 2;
-    }
-    process.stderr.write(`compsim: ${(err as Error).message}\n`);
-    return 1;
+    return failure('compsim', USAGE, err, process.stderr);
   }
   await new Promise<void>((resolve) => {
     const onSignal = (sig: string) => {

@@ -8,7 +8,7 @@ import { SkeletonBuilder } from '../sim/scenario/record.js';
 import { SCHEMA_URL } from '../sim/scenario/schema.js';
 import { parseBody } from '../sim/scenario/targets.js';
 import type { Json } from '../sim/scenario/types.js';
-import { UsageError } from './args.js';
+import { failure, UsageError } from './args.js';
 import { portValue, seedValue, unknownFlag, urlValue, walkFlags } from './flags.js';
 
 /** Parsed `record` options. */
@@ -143,12 +143,7 @@ export async function recordMain(argv: readonly string[]): Promise<number> {
     args = parseRecordArgs(argv);
     rec = await startRecording(args);
   } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`compsim record: ${err.message}\n\n${RECORD_USAGE}\n`);
-      return 2;
-    }
-    process.stderr.write(`compsim record: ${(err as Error).message}\n`);
-    return 1;
+    return failure('compsim record', RECORD_USAGE, err, process.stderr);
   }
   process.stdout.write(`compsim record: proxy on ${rec.url} -> ${args.target}; writing ${args.out} (Ctrl-C to stop)\n`);
   await new Promise<void>((resolve) => {

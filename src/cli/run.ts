@@ -7,7 +7,7 @@ import { collectReport, renderMarkdown, runResult, type ScenarioReport } from '.
 import { runScenario, type ScenarioResult } from '../sim/scenario/runner.js';
 import { loadScenario, ScenarioError } from '../sim/scenario/schema.js';
 import { httpTarget, type Target } from '../sim/scenario/targets.js';
-import { UsageError } from './args.js';
+import { failure, UsageError } from './args.js';
 import { unknownFlag, urlValue, walkFlags } from './flags.js';
 import { inProcessTarget } from './in-process-target.js';
 import { Progress, type OutputStream } from './run-output.js';
@@ -132,11 +132,6 @@ export async function runMain(argv: readonly string[], io: RunIo = { stdout: pro
   try {
     return await runCommand(parseRunArgs(argv), io);
   } catch (err) {
-    if (err instanceof UsageError) {
-      io.stderr.write(`compsim run: ${err.message}\n\n${RUN_USAGE}\n`);
-      return 2;
-    }
-    io.stderr.write(`compsim run: ${(err as Error).message}\n`);
-    return 1;
+    return failure('compsim run', RUN_USAGE, err, io.stderr);
   }
 }

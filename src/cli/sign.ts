@@ -1,5 +1,5 @@
 // `compsim sign-wallet` (nonce, signed message, verify against a running server) and `compsim sign-inference` (a provider-style signature).
-import { UsageError } from './args.js';
+import { failure, UsageError } from './args.js';
 import { signInference, signWalletVerification } from '../signing.js';
 
 export const SIGN_USAGE = `Usage: compsim sign-wallet --key <hex> --api-key <key> [--url <base url>] [--domain <text>] [--dry-run]
@@ -96,11 +96,6 @@ export async function signMain(cmd: 'sign-wallet' | 'sign-inference', argv: stri
     if (cmd === 'sign-wallet') return await signWallet(parseFlags(argv, ['key', 'api-key', 'url', 'domain'], ['dry-run']), out);
     return await signInferenceCmd(parseFlags(argv, ['key', 'model', 'prompt', 'output', 'chain-id'], ['json']), out);
   } catch (e) {
-    if (e instanceof UsageError) {
-      err.write(`compsim ${cmd}: ${e.message}\n\n${SIGN_USAGE}\n`);
-      return 2;
-    }
-    err.write(`compsim ${cmd}: ${(e as Error).message}\n`);
-    return 1;
+    return failure(`compsim ${cmd}`, SIGN_USAGE, e, err);
   }
 }
