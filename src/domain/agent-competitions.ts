@@ -7,6 +7,7 @@ import { sortRows } from './paging.js';
 import { activeAgentIds } from './portfolio.js';
 import { parseListSort } from './public-agents.js';
 import { earnedReward } from './rewards.js';
+import { riskMetrics, type RiskMetrics } from './risk-metrics.js';
 import type { Tables } from './tables.js';
 
 /** Competition columns the list sorts by. */
@@ -24,9 +25,12 @@ export interface AgentCompetitionsInput {
 /** The agent's summary in one competition. */
 export interface AgentCompetitionRow {
   competition: Competition;
+  /** `totalTrades`: trades (0 in perps); `totalPositions`: perps position rows, open and closed (0 elsewhere). */
   portfolioValue: number; pnl: number; pnlPercent: number; totalTrades: number; totalPositions: number;
   /** Ended: the final rank; active/ending: rank of its latest snapshot among active agents; else absent. */
   bestPlacement?: { rank: number; totalAgents: number };
+  /** Perps: the risk metrics of the agent's equity snapshots (null before the second one, and in other types). */
+  risk: RiskMetrics | null;
 }
 
 /** Latest value per active agent of a running competition (agents without a snapshot are absent). */
@@ -40,6 +44,12 @@ async function latestValues(tx: ReadTx<Tables>, comp: Competition): Promise<Map<
   return out;
 }
 
+/**
+ * Upstream's `bestPlacement` (reference features §6.3): ended -> the stored final rank and
+ * totalAgents (for perps and spot-live the metric order); active/ending -> SQL RANK() of the latest
+ * snapshot value among active agents, by portfolio value for every type (upstream does not use the
+ * Calmar or ROI order here, unlike the competition's own leaderboard); pending -> none.
+ */
 async function placement(tx: ReadTx<Tables>, comp: Competition, agentId: string): Promise<AgentCompetitionRow['bestPlacement']> {
   if (comp.status === 'ended') {
     const row = await tx.get('leaderboards', `${comp.id}:${agentId}`);
@@ -59,11 +69,13 @@ async function summary(tx: ReadTx<Tables>, comp: Competition, agent: Agent): Pro
   const newest = snaps.length > 0 ? snaps[snaps.length - 1]!.totalValue : 0;
   const oldest = snaps.length > 0 ? snaps[0]!.totalValue : 0;
   const pnl = newest - oldest;
-  const trades = comp.type === 'perpetual_futures' ? 0 : await tx.count('trades', 'agentCompetition', `${agent.id}:${comp.id}`);
+  const perps = comp.type === 'perpetual_futures';
+  const trades = perps ? 0 : await tx.count('trades', 'agentCompetition', `${agent.id}:${comp.id}`);
+  const positions = perps ? await tx.count('perpsPositions', 'agentCompetition', `${agent.id}:${comp.id}`) : 0;
   const bestPlacement = await placement(tx, comp, agent.id);
   return {
-    competition: comp, portfolioValue: newest, pnl, pnlPercent: oldest > 0 ? (pnl / oldest) * 100 : 0, totalTrades: trades, totalPositions: 0,
-    ...(bestPlacement ? { bestPlacement } : {}),
+    competition: comp, portfolioValue: newest, pnl, pnlPercent: oldest > 0 ? (pnl / oldest) * 100 : 0, totalTrades: trades, totalPositions: positions,
+    ...(bestPlacement ? { bestPlacement } : {}), risk: perps ? riskMetrics(snaps.map((s) => s.totalValue)) : null,
   };
 }
 

@@ -5,13 +5,16 @@ import type { Deps } from './deps.js';
 import { DomainError } from './errors.js';
 import type { Agent, Competition, CompetitionAgent, PortfolioSnapshot, Principal } from './model.js';
 import { activeAgentIds, latestSnapshot, latestSnapshots, portfolioValue } from './portfolio.js';
-import { isMetricRanked, metricRanking } from './risk-metrics.js';
+import { isMetricRanked, metricRanking, type RiskMetrics } from './risk-metrics.js';
 import type { Tables } from './tables.js';
 import { pairKey } from './keys.js';
 import { TableMemo } from './table-memo.js';
 
-/** One leaderboard entry: an agent and the value it is ranked by (USD). */
-export interface LeaderboardValue { agentId: string; value: number }
+/**
+ * One leaderboard entry: an agent and its value (USD). Perps entries also carry the agent's risk
+ * metrics (null before its second snapshot), which upstream's perps leaderboard entries hold.
+ */
+export interface LeaderboardValue { agentId: string; value: number; risk?: RiskMetrics | null }
 
 /** The newest of an agent's snapshots (latest timestamp; on a tie the later write). */
 export function newestSnapshot(snaps: readonly PortfolioSnapshot[]): PortfolioSnapshot | undefined {
@@ -113,14 +116,20 @@ async function computeStandings(deps: Deps, tx: ReadTx<Tables>, comp: Competitio
 /**
  * Perps and spot-live (reference features §3.6, §4): ranked by Calmar ratio or simple return from
  * the equity snapshots (the frozen rank order once ended), valued at the latest snapshot (upstream
- * shows equity as score and portfolioValue); agents without a snapshot are absent.
+ * shows equity as score and portfolioValue); agents without a snapshot are absent. Perps entries
+ * carry the risk metrics of the snapshot series.
  */
 async function metricValues(tx: ReadTx<Tables>, comp: Competition, active: string[]): Promise<LeaderboardValue[]> {
-  const live = (await metricRanking(tx, comp, active)).map((r) => ({ agentId: r.agentId, value: r.value }));
+  const perps = comp.type === 'perpetual_futures';
+  const live: LeaderboardValue[] = (await metricRanking(tx, comp, active))
+    .map((r) => (perps ? { agentId: r.agentId, value: r.value, risk: r.risk } : { agentId: r.agentId, value: r.value }));
   const frozen = comp.status === 'ended' ? await tx.find('leaderboards', 'competition', comp.id) : [];
   if (frozen.length === 0) return live;
-  const value = new Map(live.map((v) => [v.agentId, v.value]));
-  return [...frozen].sort((a, b) => a.rank - b.rank).map((r) => ({ agentId: r.agentId, value: value.get(r.agentId) ?? 0 }));
+  const byId = new Map(live.map((v) => [v.agentId, v]));
+  return [...frozen].sort((a, b) => a.rank - b.rank).map((r) => {
+    const v = byId.get(r.agentId);
+    return perps ? { agentId: r.agentId, value: v?.value ?? 0, risk: v?.risk ?? null } : { agentId: r.agentId, value: v?.value ?? 0 };
+  });
 }
 
 /**
@@ -140,8 +149,8 @@ export async function isActiveParticipant(tx: ReadTx<Tables>, competitionId: str
   return (await tx.get('competitionAgents', pairKey(competitionId, agentId)))?.status === 'active';
 }
 
-/** A ranked row of the leaderboard view. */
-export interface RankedEntry { rank: number; agentId: string; agent: Agent | undefined; value: number }
+/** A ranked row of the leaderboard view; `risk`: the perps risk metrics (null otherwise, or before an agent's second snapshot). */
+export interface RankedEntry { rank: number; agentId: string; agent: Agent | undefined; value: number; risk: RiskMetrics | null }
 /** An agent registered at some point but not ranked (not active, or no snapshot). */
 export interface UnrankedEntry { agentId: string; agent: Agent | undefined; value: number; reason: string }
 /** Result of {@link competitionLeaderboard} (the lists may be shared with a cache: read-only). */
@@ -157,7 +166,9 @@ async function boardLists(deps: Deps, tx: ReadTx<Tables>, competition: Competiti
   const { values, live } = await leaderboardStandings(deps, tx, competition);
   const roster = await competitionRoster(deps, tx, competition.id);
   const leaderboard: RankedEntry[] = [];
-  for (const [i, v] of values.entries()) leaderboard.push({ rank: i + 1, agentId: v.agentId, agent: await rosterAgent(tx, roster, v.agentId), value: v.value });
+  for (const [i, v] of values.entries()) {
+    leaderboard.push({ rank: i + 1, agentId: v.agentId, agent: await rosterAgent(tx, roster, v.agentId), value: v.value, risk: v.risk ?? null });
+  }
   const ranked = new Set(values.map((v) => v.agentId));
   const inactive: UnrankedEntry[] = [];
   for (const { registration: reg, agent } of roster.entries) {

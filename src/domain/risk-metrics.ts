@@ -20,24 +20,44 @@ export interface RiskMetrics {
  * first value <= 0 (no metrics yet).
  */
 export function riskMetrics(values: readonly number[]): RiskMetrics | null {
-  if (values.length < 2 || !(values[0]! > 0)) return null;
-  const first = values[0]!;
-  const simpleReturn = (values[values.length - 1]! - first) / first;
+  return values.length < 2 ? null : riskMetricsSeries(values)[values.length - 1]!;
+}
+
+/**
+ * The {@link riskMetrics} of every prefix of a series: element i holds the metrics of
+ * `values[0..i]`, as upstream stores them after each sync (its risk-metrics time series). One pass:
+ * the running sums add in the same order as a fresh computation, so element i equals
+ * `riskMetrics(values.slice(0, i + 1))` exactly.
+ */
+export function riskMetricsSeries(values: readonly number[]): (RiskMetrics | null)[] {
+  const out: (RiskMetrics | null)[] = [];
+  const first = values[0];
+  if (first === undefined || !(first > 0)) return values.map(() => null);
   let peak = first;
   let maxDrawdown = 0;
-  for (const v of values) {
+  let stepSum = 0;
+  let downsideSum = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
     peak = Math.max(peak, v);
     if (peak > 0) maxDrawdown = Math.min(maxDrawdown, (v - peak) / peak);
+    if (i === 0) {
+      out.push(null);
+      continue;
+    }
+    const prev = values[i - 1]!;
+    const r = prev > 0 ? v / prev - 1 : 0;
+    stepSum += r;
+    downsideSum += Math.min(r, 0) ** 2;
+    const simpleReturn = (v - first) / first;
+    const downsideDeviation = Math.sqrt(downsideSum / i);
+    out.push({
+      simpleReturn, annualizedReturn: simpleReturn, maxDrawdown,
+      calmarRatio: simpleReturn / Math.max(Math.abs(maxDrawdown), RATIO_FLOOR),
+      sortinoRatio: stepSum / i / (downsideDeviation === 0 ? RATIO_FLOOR : downsideDeviation), downsideDeviation,
+    });
   }
-  const steps: number[] = [];
-  for (let i = 1; i < values.length; i++) steps.push(values[i - 1]! > 0 ? values[i]! / values[i - 1]! - 1 : 0);
-  const avg = steps.reduce((a, b) => a + b, 0) / steps.length;
-  const downsideDeviation = Math.sqrt(steps.reduce((a, r) => a + Math.min(r, 0) ** 2, 0) / steps.length);
-  return {
-    simpleReturn, annualizedReturn: simpleReturn, maxDrawdown,
-    calmarRatio: simpleReturn / Math.max(Math.abs(maxDrawdown), RATIO_FLOOR),
-    sortinoRatio: avg / (downsideDeviation === 0 ? RATIO_FLOOR : downsideDeviation), downsideDeviation,
-  };
+  return out;
 }
 
 /** True for competition types ranked by a metric rather than by value. */

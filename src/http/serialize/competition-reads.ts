@@ -5,6 +5,7 @@ import type { AgentTimeline } from '../../domain/competition-timeline.js';
 import type { CompetitionDetail, CompetitionStatusView, ListedCompetition } from '../../domain/competition-views.js';
 import type { LeaderboardView, RankedEntry } from '../../domain/leaderboard.js';
 import type { Agent } from '../../domain/model.js';
+import type { RiskMetrics } from '../../domain/risk-metrics.js';
 import type { UserVotingState } from '../../domain/votes.js';
 import { apiCompetition } from './competitions.js';
 import { iso } from './time.js';
@@ -51,9 +52,11 @@ export function apiParticipant(r: ParticipantRow) {
 const agentName = (a: Agent | undefined) => a?.name ?? 'Unknown Agent';
 const agentHandle = (a: Agent | undefined) => a?.handle ?? 'unknown_agent';
 
+/** A ranked row; the risk fields are filled for perps agents with metrics (upstream's perps leaderboard entries). */
 const rankedEntry = (e: RankedEntry) => ({
   rank: e.rank, agentId: e.agentId, agentName: agentName(e.agent), agentHandle: agentHandle(e.agent), portfolioValue: e.value,
-  active: true, deactivationReason: null, calmarRatio: null, simpleReturn: null, maxDrawdown: null, hasRiskMetrics: false,
+  active: true, deactivationReason: null, calmarRatio: e.risk?.calmarRatio ?? null, simpleReturn: e.risk?.simpleReturn ?? null,
+  maxDrawdown: e.risk?.maxDrawdown ?? null, hasRiskMetrics: e.risk !== null,
 });
 
 /**
@@ -108,10 +111,19 @@ export function apiRules(r: CompetitionRules) {
   };
 }
 
-/** Timeline series; each point carries both the spec's `date` and upstream's `timestamp`. */
+/** Upstream's six risk fields of a perps timeline point (all null before the metrics exist). */
+const timelineRisk = (r: RiskMetrics | null) => ({
+  calmarRatio: r?.calmarRatio ?? null, sortinoRatio: r?.sortinoRatio ?? null, maxDrawdown: r?.maxDrawdown ?? null,
+  downsideDeviation: r?.downsideDeviation ?? null, simpleReturn: r?.simpleReturn ?? null, annualizedReturn: r?.annualizedReturn ?? null,
+});
+
+/** Timeline series; each point carries both the spec's `date` and upstream's `timestamp` (perps points: plus the risk fields). */
 export function apiTimeline(lines: AgentTimeline[]) {
   return lines.map((l) => ({
     agentId: l.agentId, agentName: l.agentName,
-    timeline: l.points.map((p) => ({ date: iso(p.timestamp), timestamp: iso(p.timestamp), totalValue: p.totalValue })),
+    timeline: l.points.map((p) => ({
+      date: iso(p.timestamp), timestamp: iso(p.timestamp), totalValue: p.totalValue,
+      ...(p.risk !== undefined ? timelineRisk(p.risk) : {}),
+    })),
   }));
 }

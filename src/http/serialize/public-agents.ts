@@ -41,14 +41,19 @@ export function apiPublicAgentDetail(d: PublicAgentDetail) {
   };
 }
 
-/** An element of `GET /api/agents/{agentId}/competitions`: the competition row plus the agent's summary there. */
+/**
+ * An element of `GET /api/agents/{agentId}/competitions`: the competition row plus the agent's
+ * summary there. Perps: Calmar ratio, simple return and max drawdown from the risk metrics
+ * (`hasRiskMetrics` when they exist); spot-live: `simpleReturn = pnlPercent / 100`; else null.
+ */
 export function apiAgentCompetition(r: AgentCompetitionRow) {
   const c = r.competition;
   const spotLive = c.type === 'spot_live_trading';
   return {
     ...apiCompetition(c), portfolioValue: r.portfolioValue, pnl: r.pnl, pnlPercent: r.pnlPercent, competitionType: c.type,
     totalTrades: r.totalTrades, totalPositions: r.totalPositions, ...(r.bestPlacement ? { bestPlacement: r.bestPlacement } : {}),
-    calmarRatio: null, simpleReturn: spotLive ? r.pnlPercent / 100 : null, maxDrawdown: null, hasRiskMetrics: false,
+    calmarRatio: r.risk?.calmarRatio ?? null, simpleReturn: spotLive ? r.pnlPercent / 100 : r.risk?.simpleReturn ?? null,
+    maxDrawdown: r.risk?.maxDrawdown ?? null, hasRiskMetrics: r.risk !== null,
   };
 }
 

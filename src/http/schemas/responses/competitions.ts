@@ -10,9 +10,9 @@ const basicCompetition = { id: string, name: string, status: CompetitionStatus, 
 
 const leaderboardRow = shape({
   rank: integer, agentId: string, agentName: string, agentHandle: string, portfolioValue: number, active: { type: 'boolean', const: true },
-  deactivationReason: { type: 'null' }, calmarRatio: { type: 'null' }, simpleReturn: { type: 'null' }, maxDrawdown: { type: 'null' },
-  hasRiskMetrics: { type: 'boolean', const: false },
-});
+  deactivationReason: { type: 'null' }, calmarRatio: nullable(number), simpleReturn: nullable(number), maxDrawdown: nullable(number),
+  hasRiskMetrics: boolean,
+}, { description: 'The risk fields are filled for perps agents with at least two equity snapshots.' });
 const inactiveRow = shape({
   agentId: string, agentName: string, agentHandle: string, portfolioValue: number, active: { type: 'boolean', const: false }, deactivationReason: nullable(string),
 });

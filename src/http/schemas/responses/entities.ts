@@ -157,9 +157,17 @@ export const CompetitionRules = component('CompetitionRules', shape({
   slippageFormula: string, tradingConstraints: TradingConstraints, portfolioSnapshots: shape({ interval: string }),
 }));
 
-/** One agent's series; each point carries both the spec's `date` and upstream's `timestamp`. */
+/** Risk fields of a perps timeline point (null before the agent's second snapshot). */
+const timelineRisk = {
+  calmarRatio: nNumber, sortinoRatio: nNumber, maxDrawdown: nNumber, downsideDeviation: nNumber, simpleReturn: nNumber, annualizedReturn: nNumber,
+};
+
+/** One agent's series; each point carries both the spec's `date` and upstream's `timestamp`; perps points add the risk fields. */
 export const TimelineSeries = component('TimelineSeries', shape({
-  agentId: string, agentName: string, timeline: arrayOf(shape({ date: dateTime, timestamp: dateTime, totalValue: number })),
+  agentId: string, agentName: string,
+  timeline: arrayOf(shape({ date: dateTime, timestamp: dateTime, totalValue: number }, {
+    optional: timelineRisk, description: 'Perps competitions add the six risk fields, computed over the snapshots up to the point.',
+  })),
 }));
 
 export const Reward = component('Reward', shape({ competitionId: string, agentId: string, rank: integer, reward: number, claimed: boolean }));
@@ -167,7 +175,7 @@ export const Reward = component('Reward', shape({ competitionId: string, agentId
 /** An element of `GET /api/agents/{agentId}/competitions`. */
 export const AgentCompetition = component('AgentCompetition', shape({
   ...competitionFields, portfolioValue: number, pnl: number, pnlPercent: number, competitionType: CompetitionType, totalTrades: integer,
-  totalPositions: integer, calmarRatio: { type: 'null' }, simpleReturn: nNumber, maxDrawdown: { type: 'null' }, hasRiskMetrics: boolean,
+  totalPositions: integer, calmarRatio: nNumber, simpleReturn: nNumber, maxDrawdown: nNumber, hasRiskMetrics: boolean,
 }, { optional: { ...competitionOptional, bestPlacement: shape({ rank: integer, totalAgents: integer }) } }));
 
 /** A perps position (plus `side`). */
