@@ -80,3 +80,20 @@ export async function startTestServer(options: WorldOptions = {}, serverOptions:
   });
   return { world, url, close, call };
 }
+
+/**
+ * One server for a describe block: started with `options` before its tests, brought into shape by
+ * `setup` (which also hands the server to the block's variables), snapshotted, restored to that
+ * snapshot before every test, and closed after the block.
+ */
+export function sharedServer(options: WorldOptions, setup: (s: TestServer) => Promise<void>): void {
+  let server: TestServer | undefined;
+  let snap = '';
+  before(async () => {
+    server = await startTestServer(options);
+    await setup(server);
+    snap = await server.world.snapshot();
+  });
+  beforeEach(() => server!.world.restore(snap));
+  after(() => server?.close());
+}

@@ -3,21 +3,17 @@ import { expect } from 'chai';
 import { expectError } from '../helpers/actors.js';
 import { MISSING } from '../helpers/competition-reads.js';
 import { playHistory, type History } from '../helpers/rankings.js';
-import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
+import { ADMIN_KEY, sharedServer, type TestServer } from '../helpers/server.js';
 
 const START = '2025-06-01T00:00:00Z';
 
 describe('GET /api/agents/{agentId}/competitions', () => {
   let s: TestServer;
   let h: History;
-  let snap: string;
-  before(async () => {
-    s = await startTestServer({ admin: { apiKey: ADMIN_KEY }, startTime: START });
+  sharedServer({ admin: { apiKey: ADMIN_KEY }, startTime: START }, async (server) => {
+    s = server;
     h = await playHistory(s);
-    snap = await s.world.snapshot();
   });
-  afterEach(() => s.world.restore(snap));
-  after(() => s.close());
 
   const comps = (agentId: string, query: Record<string, string> = {}) => s.call('GET', `/api/agents/${agentId}/competitions`, { query });
   const names = (res: { body: any }) => res.body.competitions.map((c: any) => c.name);
@@ -143,14 +139,10 @@ describe('GET /api/agents/{agentId}/competitions', () => {
 describe('POST /api/admin/competitions/{competitionId}/rewards/claim', () => {
   let s: TestServer;
   let h: History;
-  let snap: string;
-  before(async () => {
-    s = await startTestServer({ admin: { apiKey: ADMIN_KEY }, startTime: START });
+  sharedServer({ admin: { apiKey: ADMIN_KEY }, startTime: START }, async (server) => {
+    s = server;
     h = await playHistory(s);
-    snap = await s.world.snapshot();
   });
-  afterEach(() => s.world.restore(snap));
-  after(() => s.close());
 
   const claim = (cid: string, body: unknown, key = ADMIN_KEY) => s.call('POST', `/api/admin/competitions/${cid}/rewards/claim`, { key, body });
 

@@ -1,7 +1,7 @@
 // GET/PUT /api/agent/profile and POST /api/agent/reset-api-key: the own agent, its owner, limited updates, key rotation.
 import { expect } from 'chai';
 import { createAgent, expectError } from '../helpers/actors.js';
-import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
+import { ADMIN_KEY, startTestServer, sharedServer, type TestServer } from '../helpers/server.js';
 
 const START = '2025-05-01T00:00:00.000Z';
 type Actor = Awaited<ReturnType<typeof createAgent>>;
@@ -9,18 +9,14 @@ type Actor = Awaited<ReturnType<typeof createAgent>>;
 describe('/api/agent/profile', () => {
   let s: TestServer;
   let me: Actor;
-  let snap: string;
-  before(async () => {
-    s = await startTestServer({ admin: { apiKey: ADMIN_KEY }, startTime: START });
+  sharedServer({ admin: { apiKey: ADMIN_KEY }, startTime: START }, async (server) => {
+    s = server;
     me = await createAgent(s, ADMIN_KEY, 'Profile Bot', {
       name: 'Owner Name', email: 'owner@example.com', userImageUrl: 'https://img.example/u.png', userMetadata: { tier: 1 },
       agentDescription: 'first', agentImageUrl: 'https://img.example/a.png', agentMetadata: { skills: ['trading'] },
       agentWalletAddress: '0xABCDEF0123456789ABCDEF0123456789ABCDEF01', agentEmail: 'bot@example.com',
     });
-    snap = await s.world.snapshot();
   });
-  afterEach(() => s.world.restore(snap));
-  after(() => s.close());
 
   const get = (key: string) => s.call('GET', '/api/agent/profile', { key });
   const put = (body: unknown, key = me.apiKey) => s.call('PUT', '/api/agent/profile', { key, body });

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { createAgent, expectError } from '../helpers/actors.js';
 import { MINUTE, MISSING } from '../helpers/competition-reads.js';
 import { playHistory, replay, scoreOf, type History } from '../helpers/rankings.js';
-import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
+import { ADMIN_KEY, startTestServer, sharedServer, type TestServer } from '../helpers/server.js';
 
 const START = '2025-06-01T00:00:00Z';
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -114,14 +114,10 @@ describe('GET /api/agents', () => {
 describe('GET /api/agents/{agentId}', () => {
   let s: TestServer;
   let h: History;
-  let snap: string;
-  before(async () => {
-    s = await startTestServer({ admin: { apiKey: ADMIN_KEY }, startTime: START });
+  sharedServer({ admin: { apiKey: ADMIN_KEY }, startTime: START }, async (server) => {
+    s = server;
     h = await playHistory(s);
-    snap = await s.world.snapshot();
   });
-  afterEach(() => s.world.restore(snap));
-  after(() => s.close());
 
   const get = (id: string) => s.call('GET', `/api/agents/${id}`);
   const trading = replay([['A', 'B', 'C'], ['C', 'D', 'B'], ['B', 'D', 'C', 'A']]);

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { createAgent, expectError } from '../helpers/actors.js';
 import { MINUTE, MISSING, setSol, setSolPrice, threeAgentCup, type Cup } from '../helpers/competition-reads.js';
-import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
+import { ADMIN_KEY, startTestServer, sharedServer, type TestServer } from '../helpers/server.js';
 
 const START = '2025-03-01T00:00:00Z';
 const NO_KEY = '[AuthMiddleware] Authentication required. No API key provided. Use Authorization: Bearer YOUR_API_KEY';
@@ -10,14 +10,10 @@ const NO_KEY = '[AuthMiddleware] Authentication required. No API key provided. U
 describe('GET /api/competitions/leaderboard', () => {
   let s: TestServer;
   let cup: Cup;
-  let snap: string;
-  before(async () => {
-    s = await startTestServer({ admin: { apiKey: ADMIN_KEY }, startTime: START });
+  sharedServer({ admin: { apiKey: ADMIN_KEY }, startTime: START }, async (server) => {
+    s = server;
     cup = await threeAgentCup(s);
-    snap = await s.world.snapshot();
   });
-  beforeEach(() => s.world.restore(snap));
-  after(() => s.close());
   const board = (key: string | undefined, query: Record<string, string> = {}) =>
     s.call('GET', '/api/competitions/leaderboard', { query, ...(key ? { key } : {}) });
   const values = (res: { body: any }) => res.body.leaderboard.map((e: any) => [e.rank, e.agentName, e.portfolioValue]);

@@ -4,21 +4,17 @@ import { expectError } from '../helpers/actors.js';
 import {
   DAY, MINUTE, MISSING, insertVote, setSolPrice, threeAgentCup, type Cup,
 } from '../helpers/competition-reads.js';
-import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
+import { ADMIN_KEY, startTestServer, sharedServer, type TestServer } from '../helpers/server.js';
 
 const START = '2025-03-01T00:00:00Z';
 
 describe('GET /api/competitions/{competitionId}/agents', () => {
   let s: TestServer;
   let cup: Cup;
-  let snap: string;
-  before(async () => {
-    s = await startTestServer({ admin: { apiKey: ADMIN_KEY }, startTime: START });
+  sharedServer({ admin: { apiKey: ADMIN_KEY }, startTime: START }, async (server) => {
+    s = server;
     cup = await threeAgentCup(s);
-    snap = await s.world.snapshot();
   });
-  beforeEach(() => s.world.restore(snap));
-  after(() => s.close());
 
   const list = (query: Record<string, string> = {}, cid = cup.cid) => s.call('GET', `/api/competitions/${cid}/agents`, { query });
   const ids = (res: { body: any }) => res.body.agents.map((x: any) => x.id);

@@ -3,21 +3,17 @@ import { expect } from 'chai';
 import { createAgent, expectError } from '../helpers/actors.js';
 import { MINUTE } from '../helpers/competition-reads.js';
 import { playHistory, replay, scoreOf, type History, type Skill } from '../helpers/rankings.js';
-import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
+import { ADMIN_KEY, startTestServer, sharedServer, type TestServer } from '../helpers/server.js';
 
 const START = '2025-06-01T00:00:00Z';
 
 describe('GET /api/leaderboard', () => {
   let s: TestServer;
   let h: History;
-  let snap: string;
-  before(async () => {
-    s = await startTestServer({ admin: { apiKey: ADMIN_KEY }, startTime: START });
+  sharedServer({ admin: { apiKey: ADMIN_KEY }, startTime: START }, async (server) => {
+    s = server;
     h = await playHistory(s);
-    snap = await s.world.snapshot();
   });
-  afterEach(() => s.world.restore(snap));
-  after(() => s.close());
 
   const board = (query: Record<string, string> = {}) => s.call('GET', '/api/leaderboard', { query });
   const id = (name: string) => (h as unknown as Record<string, { agentId: string }>)[name]!.agentId;
