@@ -4,6 +4,7 @@ import { DomainError } from './domain/errors.js';
 import { resolvePerpsAsset } from './domain/perps-assets.js';
 import { TABLES } from './domain/tables.js';
 import { DUMP_VERSION } from './adapters/memory/memory-store.js';
+import { contentProblem, type WorldChecks } from './dump-check.js';
 import type { RequestJournal } from './http/journal.js';
 import { limiterKey, tooManyRequests } from './http/rate-limit.js';
 import { isSimPath, type SimControl, type SimJob, type SimPriceInput } from './http/sim-control.js';
@@ -28,15 +29,20 @@ const EVM_CHAINS = SPECIFIC_CHAINS.filter((c) => c !== 'svm');
 /** Names of the store aux states a world may attach (see buildCore in world.ts); dumps carry them under `aux`. */
 export const AUX_STATES = ['clock', 'ids', 'priceOverrides', 'priceTapes', 'faults', 'rateLimits'] as const;
 
-/** Why a dump document cannot be loaded, or null when its shape is right. */
-export function dumpProblem(doc: unknown, auxNames: readonly string[]): string | null {
+/**
+ * Why a dump document cannot be loaded, or null when it can: first its structure (format,
+ * version, known tables of rows with ids, sequences, known aux states), then its contents (every
+ * row against its table's schema, ids, sequences, aux states; see dump-check.ts).
+ */
+export function dumpProblem(doc: unknown, auxNames: readonly string[], world: WorldChecks = {}): string | null {
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return 'expected a JSON object';
   const d = doc as Partial<StoreDump>;
   if (d.format !== 'compsim-world') return `format must be 'compsim-world', got ${JSON.stringify(d.format ?? null)}`;
   if (d.version !== DUMP_VERSION) return `unsupported version ${JSON.stringify(d.version ?? null)} (this build reads ${DUMP_VERSION})`;
   if (!d.tables || typeof d.tables !== 'object' || Array.isArray(d.tables)) return 'tables must be an object of row arrays';
   for (const [name, rows] of Object.entries(d.tables)) {
-    if (!(name in TABLES)) return `unknown table '${name}'`;
+    // Own names only: `toString` or `__proto__` are no tables of this store.
+    if (!Object.hasOwn(TABLES, name)) return `unknown table '${name}'`;
     if (!Array.isArray(rows)) return `tables.${name} must be an array`;
     const bad = (rows as { id?: unknown }[]).findIndex((r) => !r || typeof r !== 'object' || (typeof r.id !== 'string' && typeof r.id !== 'number'));
     if (bad >= 0) return `tables.${name}[${bad}] needs a string or number id`;
@@ -49,7 +55,7 @@ export function dumpProblem(doc: unknown, auxNames: readonly string[]): string |
     if (!d.aux || typeof d.aux !== 'object' || Array.isArray(d.aux)) return 'aux must be an object';
     for (const k of Object.keys(d.aux)) if (!auxNames.includes(k)) return `unknown aux state '${k}'`;
   }
-  return null;
+  return contentProblem(d.tables, d.seqs, d.aux, world);
 }
 
 /** Chains a manual price without `specificChain` applies to. */
@@ -156,7 +162,7 @@ export function createSimControl(world: World, parts: SimControlParts): SimContr
       // GET /api/sim/dump adds `success`; a document saved from it loads as is.
       const body = doc && typeof doc === 'object' && !Array.isArray(doc) ? { ...(doc as Record<string, unknown>) } : doc;
       if (body && typeof body === 'object') delete (body as { success?: unknown }).success;
-      const problem = dumpProblem(body, AUX_STATES);
+      const problem = dumpProblem(body, AUX_STATES, { secrets: c.deps.secrets });
       if (problem) throw new DomainError('SIM_BAD_DUMP', { reason: problem });
       const before = await c.store.snapshot();
       try {

@@ -39,6 +39,7 @@ export interface World {
   snapshot(): Promise<string>;
   restore(id: string): Promise<void>;
   dump(): Promise<StoreDump>;
+  /** Replaces the world with a dump; a document that fails the checks of POST /api/sim/load throws SIM_BAD_DUMP and changes nothing. */
   load(d: StoreDump): Promise<void>;
   /**
    * Back to the seeded baseline of the creation options; `seed` and `opts.options` rebuild it
@@ -186,7 +187,8 @@ export async function createWorld(options: WorldOptions = {}, persistence?: Worl
       await core.store.restore(s);
     },
     dump: () => core.store.dump(),
-    load: (d) => core.store.load(d),
+    // Checked like POST /api/sim/load: a bad document throws SIM_BAD_DUMP and changes nothing.
+    load: (d) => world.sim.load(d),
     async reset(seed, opts = {}) {
       const sameAsCreated = (seed === undefined || seed === first.deps.config.seed)
         && Object.keys(opts.options ?? {}).length === 0 && (opts.adminKey === undefined || opts.adminKey === first.adminKey);
