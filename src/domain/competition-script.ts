@@ -24,6 +24,38 @@ const REQUIRED: Record<string, readonly string[]> = {
   open: ['asset', 'side', 'sizeUsd', 'leverage'], close: [], swap: ['fromToken', 'toToken', 'fromAmount'],
 };
 
+/** A field's test and what it expects (the 400's reason). */
+type FieldCheck = readonly [test: (v: unknown) => boolean, expected: string];
+const text: FieldCheck = [(v) => typeof v === 'string', 'must be a string'];
+const nonEmpty: FieldCheck = [(v) => typeof v === 'string' && v.length > 0, 'must be a non-empty string'];
+const amount: FieldCheck = [(v) => typeof v === 'number' || typeof v === 'string', 'must be a number or a numeric string'];
+const parentChain: FieldCheck = [(v) => v === 'evm' || v === 'svm', "must be 'evm' or 'svm'"];
+
+/**
+ * Types of the fields an action may carry, those of the admin open, close and swap bodies: the
+ * action runs later with them, so a wrong type is refused now rather than failing the scheduler.
+ */
+const FIELDS: Record<string, Record<string, FieldCheck>> = {
+  open: {
+    asset: nonEmpty, side: [(v) => v === 'long' || v === 'short', "must be 'long' or 'short'"],
+    sizeUsd: [(v) => typeof v === 'number' && v > 0, 'must be a number > 0'],
+    leverage: [(v) => typeof v === 'number' && v >= 1 && v <= 50, 'must be a number from 1 to 50'],
+  },
+  close: { positionId: nonEmpty },
+  swap: {
+    fromToken: nonEmpty, toToken: nonEmpty, fromAmount: amount, toAmount: amount, txHash: nonEmpty,
+    blockNumber: [(v) => Number.isSafeInteger(v) && (v as number) >= 0, 'must be an integer >= 0'], protocol: text,
+    fromChain: parentChain, toChain: parentChain, fromSpecificChain: text, toSpecificChain: text,
+  },
+};
+
+/** Throws the 400 of the first field of `a` (required, or present with the wrong type) that its action cannot run with. */
+function checkFields(a: ScriptStep, where: string): void {
+  for (const f of REQUIRED[a.action]!) if (a[f] === undefined) throw invalid(`${where}.${f}`, 'required');
+  for (const f of ['agentId', 'agentHandle', 'ref']) if (a[f] !== undefined && typeof a[f] !== 'string') throw invalid(`${where}.${f}`, 'must be a string');
+  for (const [f, [test, expected]] of Object.entries(FIELDS[a.action]!)) if (a[f] !== undefined && !test(a[f])) throw invalid(`${where}.${f}`, expected);
+}
+
 async function agentIdOf(tx: ReadTx<Tables>, a: ScriptStep, where: string): Promise<string> {
   if (typeof a.agentId === 'string') return a.agentId;
   if (typeof a.agentHandle === 'string') {
@@ -65,7 +97,7 @@ export async function loadScript(deps: Deps, competitionId: string, steps: reado
       const where = `actions.${i}`;
       if (!allowed.includes(a.action)) throw invalid(`${where}.action`, `must be one of: ${allowed.join(', ')}`);
       const at = timeOf(a, now, where);
-      for (const f of REQUIRED[a.action]!) if (a[f] === undefined) throw invalid(`${where}.${f}`, 'required');
+      checkFields(a, where);
       if (a.action === 'close' && a.ref === undefined && a.positionId === undefined) throw invalid(`${where}.ref`, 'a close needs ref or positionId');
       const params = Object.fromEntries(Object.entries(a).filter(([k]) => !TIME_KEYS.includes(k)));
       out.push(await tx.insert('scriptActions', {

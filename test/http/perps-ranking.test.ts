@@ -120,6 +120,18 @@ describe('perps ranking on a scripted equity path', () => {
     expectError(await post([{ action: 'open', afterMs: 0, agentHandle: 'nobody', asset: 'SOL', side: 'long', sizeUsd: 1, leverage: 1 }]), 400,
       "Invalid request: actions.0.agentHandle (no agent with handle 'nobody')");
     expectError(await post([{ action: 'open', afterMs: 0, agentId: A.agentId, side: 'long', sizeUsd: 1, leverage: 1 }]), 400, 'Invalid request: actions.0.asset (required)');
+    const open = { action: 'open', afterMs: 0, agentId: A.agentId, asset: 'SOL', side: 'long', sizeUsd: 1, leverage: 1 };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ asset: 5 }, 'asset (must be a non-empty string)'],
+      [{ side: 'up' }, "side (must be 'long' or 'short')"],
+      [{ sizeUsd: '10' }, 'sizeUsd (must be a number > 0)'],
+      [{ sizeUsd: 0 }, 'sizeUsd (must be a number > 0)'],
+      [{ leverage: 51 }, 'leverage (must be a number from 1 to 50)'],
+      [{ agentId: 5 }, 'agentId (must be a string)'],
+      [{ ref: 7 }, 'ref (must be string)'], // the route's schema answers first
+    ];
+    for (const [bad, reason] of cases) expectError(await post([open, { ...open, ...bad }]), 400, `Invalid request: actions.1.${reason}`);
+    expectError(await post([{ action: 'close', afterMs: 0, positionId: 7 }]), 400, 'Invalid request: actions.0.positionId (must be a non-empty string)');
     expect((await s.call('GET', `/api/admin/competitions/${cid}/script`, { key: ADMIN_KEY })).body.actions).to.have.length(4);
     const paper = await s.call('POST', '/api/admin/competition/create', { key: ADMIN_KEY, body: { name: 'Paper' } });
     expectError(await s.call('POST', `/api/admin/competitions/${paper.body.competition.id}/script`, { key: ADMIN_KEY, body: { actions: [] } }), 400,

@@ -112,6 +112,26 @@ describe('spot-live competitions', () => {
       expect(trades.body.trades.map((t: any) => [t.toAmount, t.timestamp])).to.deep.equal([[2, new Date(s.world.deps.clock.now()).toISOString()]]);
     });
 
+    it('refuses a scripted swap whose fields have the wrong type, storing nothing and leaving the clock working', async () => {
+      const good = { action: 'swap', afterMs: MINUTE, agentHandle: 'wallet_two', fromToken: TOK.SVM_USDC, toToken: TOK.SOL, fromAmount: 300 };
+      const post = (bad: Record<string, unknown>) => s.call('POST', `/api/admin/competitions/${cid}/script`, { key: ADMIN_KEY, body: { actions: [good, { ...good, ...bad }] } });
+      const cases: [Record<string, unknown>, string][] = [
+        [{ fromToken: 5 }, 'fromToken (must be a non-empty string)'],
+        [{ toToken: '' }, 'toToken (must be a non-empty string)'],
+        [{ fromAmount: true }, 'fromAmount (must be a number or a numeric string)'],
+        [{ txHash: 5 }, 'txHash (must be a non-empty string)'],
+        [{ blockNumber: 'x' }, 'blockNumber (must be an integer >= 0)'],
+        [{ protocol: 5 }, 'protocol (must be a string)'],
+        [{ fromChain: 'btc' }, "fromChain (must be 'evm' or 'svm')"],
+        [{ toSpecificChain: 1 }, 'toSpecificChain (must be a string)'],
+        [{ agentHandle: undefined, agentId: 5 }, 'agentId (must be a string)'],
+      ];
+      for (const [bad, reason] of cases) expectError(await post(bad), 400, `Invalid request: actions.1.${reason}`);
+      expect((await s.call('GET', `/api/admin/competitions/${cid}/script`, { key: ADMIN_KEY })).body.actions).to.deep.equal([]);
+      const clock = await s.call('POST', '/api/sim/clock', { key: ADMIN_KEY, body: { advanceMs: 2 * MINUTE } });
+      expect(clock.status, JSON.stringify(clock.body)).to.equal(200);
+    });
+
     it('refuses paper trade execution with upstream\'s message (400)', async () => {
       const res = await s.call('POST', '/api/trade/execute', { key: w1.apiKey, body: { competitionId: cid, fromToken: TOK.SVM_USDC, toToken: TOK.SOL, amount: '10', reason: 'r' } });
       expectError(res, 400, 'This endpoint is not available for spot live trading competitions. Spot live trades occur on-chain through DEXs and are detected automatically.');
