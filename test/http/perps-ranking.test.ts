@@ -2,11 +2,10 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import type { WorldFixture } from '../../src/fixture.js';
-import { createAgent, expectError, nextWallet } from '../helpers/actors.js';
+import { expectError } from '../helpers/actors.js';
+import { MINUTE, tapedPerpsCup, type Actor } from '../helpers/perps.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 
-const MINUTE = 60_000;
-type Actor = Awaited<ReturnType<typeof createAgent>>;
 
 describe('perps ranking on a scripted equity path', () => {
   let s: TestServer;
@@ -18,18 +17,7 @@ describe('perps ranking on a scripted equity path', () => {
 
   beforeEach(async () => {
     s = await startTestServer({ admin: { apiKey: ADMIN_KEY } });
-    A = await createAgent(s, ADMIN_KEY, 'Alpha', { agentWalletAddress: nextWallet() });
-    B = await createAgent(s, ADMIN_KEY, 'Bravo', { agentWalletAddress: nextWallet() });
-    C = await createAgent(s, ADMIN_KEY, 'Charlie', { agentWalletAddress: nextWallet() });
-    const start = await s.call('POST', '/api/admin/competition/start', {
-      key: ADMIN_KEY, body: { name: 'Scripted Perps', type: 'perpetual_futures', agentIds: [A.agentId, B.agentId, C.agentId] },
-    });
-    expect(start.status, JSON.stringify(start.body)).to.equal(200);
-    cid = start.body.competition.id;
-    t0 = s.world.deps.clock.now();
-    // SOL: 150 until +4 min, 165 at +5..9, 120 at +10..14, 180 from +15 (linear in between; the ticks see the plateaus).
-    const tape = [[0, 150], [4, 150], [5, 165], [9, 165], [10, 120], [14, 120], [15, 180]].map(([m, p]) => [t0 + m! * MINUTE, p]);
-    expect((await s.call('POST', '/api/sim/prices/tape', { key: ADMIN_KEY, body: { tapes: { SOL: tape } } })).status).to.equal(200);
+    ({ A, B, C, cid, t0 } = await tapedPerpsCup(s, 'Scripted Perps'));
     const script = await s.call('POST', `/api/admin/competitions/${cid}/script`, {
       key: ADMIN_KEY,
       body: {

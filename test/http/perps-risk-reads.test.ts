@@ -1,10 +1,7 @@
 // Risk metrics on the perps reads: per-point metrics on the timeline, the leaderboard's risk fields and the agent-competitions summary, checked against hand-computed equity series.
 import { expect } from 'chai';
-import { createAgent, nextWallet } from '../helpers/actors.js';
+import { MINUTE, tapedPerpsCup, type Actor } from '../helpers/perps.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
-
-const MINUTE = 60_000;
-type Actor = Awaited<ReturnType<typeof createAgent>>;
 
 /** The six risk fields of a timeline point, as plain numbers (or nulls). */
 interface PointRisk {
@@ -54,18 +51,7 @@ describe('perps risk metrics on the competition reads', () => {
 
   before(async () => {
     s = await startTestServer({ admin: { apiKey: ADMIN_KEY } });
-    A = await createAgent(s, ADMIN_KEY, 'Alpha', { agentWalletAddress: nextWallet() });
-    B = await createAgent(s, ADMIN_KEY, 'Bravo', { agentWalletAddress: nextWallet() });
-    C = await createAgent(s, ADMIN_KEY, 'Charlie', { agentWalletAddress: nextWallet() });
-    const start = await s.call('POST', '/api/admin/competition/start', {
-      key: ADMIN_KEY, body: { name: 'Risky Perps', type: 'perpetual_futures', agentIds: [A.agentId, B.agentId, C.agentId] },
-    });
-    expect(start.status, JSON.stringify(start.body)).to.equal(200);
-    cid = start.body.competition.id;
-    t0 = s.world.deps.clock.now();
-    // SOL: 150 until +4 min, 165 at +5..9, 120 at +10..14, 180 from +15 (the 5-minute ticks see the plateaus).
-    const tape = [[0, 150], [4, 150], [5, 165], [9, 165], [10, 120], [14, 120], [15, 180]].map(([m, p]) => [t0 + m! * MINUTE, p]);
-    expect((await s.call('POST', '/api/sim/prices/tape', { key: ADMIN_KEY, body: { tapes: { SOL: tape } } })).status).to.equal(200);
+    ({ A, B, C, cid, t0 } = await tapedPerpsCup(s, 'Risky Perps'));
     // Alpha: 10000 USD long at 2x from 150 (equity 10000 + 200/3 x (mark - 150)); Bravo: 1000 USD short at 1x,
     // closed at 120 (+200); Charlie: no position. Equity at the ticks: A 10000/11000/8000/12000/12000,
     // B 10000/9900/10200/10200/10200, C 10000 throughout.
