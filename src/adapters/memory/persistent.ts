@@ -87,7 +87,11 @@ export class ChunkVec<T> {
   }
 }
 
-interface OrdChunk { gen: number; a: number[] }
+/**
+ * A chunk of an {@link OrdList}: a growing array while it is written, an Int32Array (4 bytes a
+ * value, nothing for the garbage collector to trace) once appends have moved past it.
+ */
+interface OrdChunk { gen: number; a: number[] | Int32Array }
 
 /**
  * A sorted list of non-negative integers (row ordinals of one index key), in chunks. Appending
@@ -108,10 +112,11 @@ export class OrdList {
     return c === undefined ? -1 : c.a[c.a.length - 1]!;
   }
 
+  /** Chunk `ci` as an array this generation may change (a filled or shared chunk is copied first). */
   private writable(ci: number): number[] {
     const c = this.chunks[ci]!;
-    if (c.gen === this.gen) return c.a;
-    const copy = { gen: this.gen, a: c.a.slice() };
+    if (c.gen === this.gen && Array.isArray(c.a)) return c.a;
+    const copy = { gen: this.gen, a: Array.from(c.a) };
     this.chunks[ci] = copy;
     return copy.a;
   }
@@ -121,15 +126,19 @@ export class OrdList {
     const n = this.chunks.length;
     if (n === 0 || v > this.last()) {
       const last = this.chunks[n - 1];
-      if (last === undefined || last.a.length >= CHUNK) this.chunks.push({ gen: this.gen, a: [v] });
-      else this.writable(n - 1).push(v);
+      if (last !== undefined && last.a.length < CHUNK) this.writable(n - 1).push(v);
+      else {
+        // A full tail chunk is done growing: sealed before the next one starts.
+        if (last !== undefined && Array.isArray(last.a)) this.chunks[n - 1] = { gen: this.gen, a: Int32Array.from(last.a) };
+        this.chunks.push({ gen: this.gen, a: [v] });
+      }
       this.size += 1;
       return;
     }
     const ci = this.chunkFor(v);
+    const at = lowerBound(this.chunks[ci]!.a, v);
+    if (this.chunks[ci]!.a[at] === v) return;
     const a = this.writable(ci);
-    const at = lowerBound(a, v);
-    if (a[at] === v) return;
     a.splice(at, 0, v);
     this.size += 1;
     if (a.length > 2 * CHUNK) this.chunks.splice(ci + 1, 0, { gen: this.gen, a: a.splice(CHUNK) });
@@ -152,7 +161,10 @@ export class OrdList {
 
   /** Calls `fn` for every value, ascending. */
   forEach(fn: (v: number) => void): void {
-    for (const c of this.chunks) for (const v of c.a) fn(v);
+    for (const c of this.chunks) {
+      const a = c.a;
+      for (let k = 0; k < a.length; k++) fn(a[k]!);
+    }
   }
 
   /** Values at positions `start` .. `end - 1` (already clamped to 0 .. size), ascending; walks chunks, not values. */
@@ -184,7 +196,7 @@ export class OrdList {
   }
 }
 
-function lowerBound(a: readonly number[], v: number): number {
+function lowerBound(a: ArrayLike<number>, v: number): number {
   let lo = 0;
   let hi = a.length;
   while (lo < hi) {
@@ -198,27 +210,41 @@ function lowerBound(a: readonly number[], v: number): number {
 /** A map key: row ids and index keys. */
 export type Key = string | number;
 
-/**
- * Shard hash of a key. Strings hash their length and their first and last 8 characters (random
- * ids and composite index keys differ in one or the other; keys alike at both ends only make
- * shards uneven, never wrong), numbers their bits.
- */
-export function hashKey(k: Key): number {
-  let h: number;
-  if (typeof k === 'number') {
-    h = (k | 0) === k ? k : Math.trunc(k) ^ Math.trunc(k / 4294967296) ^ Math.trunc((k % 1) * 4294967296);
-  } else {
-    const n = k.length;
-    h = 0x811c9dc5 ^ n;
-    if (n <= 16) {
-      for (let i = 0; i < n; i++) h = Math.imul(h ^ k.charCodeAt(i), 0x01000193);
-    } else {
-      for (let i = 0; i < 8; i++) h = Math.imul(h ^ k.charCodeAt(i), 0x01000193);
-      for (let i = n - 8; i < n; i++) h = Math.imul(h ^ k.charCodeAt(i), 0x01000193);
-    }
-  }
+/** FNV-1a steps over characters `from` .. `to - 1` of `k`. */
+function fnv(h: number, k: string, from: number, to: number): number {
+  for (let i = from; i < to; i++) h = Math.imul(h ^ k.charCodeAt(i), 0x01000193);
+  return h;
+}
+
+/** Final mix: low and high bits both usable. */
+function mix(h: number): number {
   h = Math.imul(h ^ (h >>> 16), 0x45d9f3b);
   return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** Hash of a number's bits. */
+function numberHash(k: number): number {
+  return mix((k | 0) === k ? k : Math.trunc(k) ^ Math.trunc(k / 4294967296) ^ Math.trunc((k % 1) * 4294967296));
+}
+
+/**
+ * Hash of a key over every character of a string, for {@link IdMap}: its open addressing needs
+ * keys alike at both ends to spread too.
+ */
+export function hashKey(k: Key): number {
+  return typeof k === 'number' ? numberHash(k) : mix(fnv(0x811c9dc5 ^ k.length, k, 0, k.length));
+}
+
+/**
+ * Shard hash of a {@link ShardMap} key: the length and the first and last 8 characters (random ids
+ * and composite index keys differ in one or the other). Keys alike at both ends only make shards
+ * uneven, never slow or wrong: each shard is a native Map.
+ */
+function shardHash(k: Key): number {
+  if (typeof k === 'number') return numberHash(k);
+  const n = k.length;
+  const h = 0x811c9dc5 ^ n;
+  return mix(n <= 16 ? fnv(h, k, 0, n) : fnv(fnv(h, k, 0, 8), k, n - 8, n));
 }
 
 interface Shard<V> { gen: number; map: Map<Key, V> }
@@ -253,12 +279,12 @@ export class ShardMap<V> {
   }
 
   get(k: Key): V | undefined {
-    return (this.mask === 0 ? this.shards[0]! : this.shards[hashKey(k) & this.mask]!).map.get(k);
+    return (this.mask === 0 ? this.shards[0]! : this.shards[shardHash(k) & this.mask]!).map.get(k);
   }
 
   /** Shard number of `k`, for {@link getAt} and {@link setAt} (one hash for a lookup and a write). */
   slot(k: Key): number {
-    return this.mask === 0 ? 0 : hashKey(k) & this.mask;
+    return this.mask === 0 ? 0 : shardHash(k) & this.mask;
   }
 
   getAt(slot: number, k: Key): V | undefined {
@@ -277,7 +303,7 @@ export class ShardMap<V> {
   }
 
   has(k: Key): boolean {
-    return (this.mask === 0 ? this.shards[0]! : this.shards[hashKey(k) & this.mask]!).map.has(k);
+    return (this.mask === 0 ? this.shards[0]! : this.shards[shardHash(k) & this.mask]!).map.has(k);
   }
 
   set(k: Key, v: V): void {
@@ -285,7 +311,7 @@ export class ShardMap<V> {
   }
 
   delete(k: Key): boolean {
-    const i = this.mask === 0 ? 0 : hashKey(k) & this.mask;
+    const i = this.mask === 0 ? 0 : shardHash(k) & this.mask;
     if (!this.shards[i]!.map.has(k)) return false;
     this.writable(i).delete(k);
     this.size -= 1;
@@ -319,9 +345,202 @@ export class ShardMap<V> {
     const shards: Shard<V>[] = [];
     for (let i = 0; i < n; i++) shards.push({ gen, map: new Map() });
     const mask = n - 1;
-    for (const s of this.shards) for (const [k, v] of s.map) shards[hashKey(k) & mask]!.map.set(k, v);
+    for (const s of this.shards) for (const [k, v] of s.map) shards[shardHash(k) & mask]!.map.set(k, v);
     this.shards = shards;
     this.spineGen = gen;
     this.mask = mask;
+  }
+}
+
+/** The key of the row at an ordinal (undefined for an empty slot): an {@link IdMap} stores ordinals only and reads keys back. */
+export type KeyAt = (ord: number) => Key | undefined;
+
+/**
+ * One open-addressing table of `slots.length / 2` slots: slot `i` is the pair `slots[2i]` (the
+ * key's hash, as a signed 32-bit value) and `slots[2i + 1]` (ordinal + 1; 0 is empty, -1 a
+ * deleted entry).
+ */
+interface IdShard { gen: number; slots: Int32Array; live: number; used: number }
+
+/** An id map as a snapshot holds it (never mutated). */
+export interface FrozenIdMap { readonly shards: readonly IdShard[]; readonly size: number; readonly bits: number }
+
+const EMPTY = 0;
+const DELETED = -1;
+/** Smallest slot count of a shard. */
+const MIN_SLOTS = 8;
+
+/** Same key as a Map compares (SameValueZero): NaN equals NaN. */
+function sameKey(a: Key | undefined, b: Key): boolean {
+  return a === b || (a !== a && b !== b);
+}
+
+/** A slot array with room for `live` entries filling at most half of it. */
+function slotsFor(live: number): Int32Array {
+  let n = MIN_SLOTS;
+  while (n < live * 2) n *= 2;
+  return new Int32Array(n * 2);
+}
+
+/** Puts the pair (hash, ordinal) into the first empty slot of its probe run (the key is not present). */
+function place(slots: Int32Array, bits: number, h: number, ord1: number): void {
+  const m = (slots.length >> 1) - 1;
+  let i = (h >>> bits) & m;
+  while (slots[2 * i + 1] !== EMPTY) i = (i + 1) & m;
+  slots[2 * i] = h;
+  slots[2 * i + 1] = ord1;
+}
+
+/**
+ * Row id -> ordinal, for ids held by the rows themselves. Each shard is an open-addressing table
+ * (linear probing) of 32-bit pairs, the key's hash and its ordinal; a lookup compares hashes and
+ * confirms a match with the id of the row at that ordinal (`keyAt`). Keys are not stored twice,
+ * an entry costs about 16 bytes instead of a native Map entry's thirty-odd, holds no pointer for
+ * the garbage collector to trace, and growing never reads a row. Shards are copy-on-write per
+ * {@link Generation}, as in {@link ShardMap}.
+ *
+ * Callers keep `keyAt` consistent: an entry is added after its row is readable at its ordinal, and
+ * removed before the row leaves it.
+ */
+export class IdMap {
+  private shards: IdShard[];
+  private spineGen: number;
+  /** log2 of the shard count; a hash picks its shard with the low bits and its slot with the bits above. */
+  private bits: number;
+  size: number;
+
+  constructor(private readonly g: Generation, private readonly keyAt: KeyAt, from?: FrozenIdMap) {
+    if (from) {
+      this.shards = from.shards as IdShard[];
+      this.size = from.size;
+      this.bits = from.bits;
+      this.spineGen = 0;
+    } else {
+      this.shards = [{ gen: g.current, slots: slotsFor(0), live: 0, used: 0 }];
+      this.size = 0;
+      this.bits = 0;
+      this.spineGen = g.current;
+    }
+  }
+
+  get(k: Key): number | undefined {
+    return this.getAt(hashKey(k), k);
+  }
+
+  has(k: Key): boolean {
+    return this.getAt(hashKey(k), k) !== undefined;
+  }
+
+  /** Lookup with the key's {@link hashKey} (one hash for a lookup and a write). */
+  getAt(h: number, k: Key): number | undefined {
+    const slots = this.shards[h & ((1 << this.bits) - 1)]!.slots;
+    const m = (slots.length >> 1) - 1;
+    const hs = h | 0;
+    for (let i = (h >>> this.bits) & m; ; i = (i + 1) & m) {
+      const v = slots[2 * i + 1]!;
+      if (v === EMPTY) return undefined;
+      if (v > 0 && slots[2 * i] === hs && sameKey(this.keyAt(v - 1), k)) return v - 1;
+    }
+  }
+
+  set(k: Key, ord: number): void {
+    this.setAt(hashKey(k), k, ord);
+  }
+
+  /** `set` with the key's {@link hashKey}. */
+  setAt(h: number, k: Key, ord: number): void {
+    const s = this.writable(h & ((1 << this.bits) - 1));
+    const slots = s.slots;
+    const m = (slots.length >> 1) - 1;
+    const hs = h | 0;
+    let free = -1;
+    let i = (h >>> this.bits) & m;
+    for (; ; i = (i + 1) & m) {
+      const v = slots[2 * i + 1]!;
+      if (v === EMPTY) break;
+      if (v === DELETED) {
+        if (free < 0) free = i;
+      } else if (slots[2 * i] === hs && sameKey(this.keyAt(v - 1), k)) {
+        slots[2 * i + 1] = ord + 1;
+        return;
+      }
+    }
+    if (free >= 0) i = free;
+    else s.used += 1;
+    slots[2 * i] = hs;
+    slots[2 * i + 1] = ord + 1;
+    s.live += 1;
+    this.size += 1;
+    if (this.size > SHARD_FILL << this.bits) this.grow();
+    else if (s.used * 8 > slots.length * 3) this.rebuild(s);
+  }
+
+  delete(k: Key): boolean {
+    const h = hashKey(k);
+    if (this.getAt(h, k) === undefined) return false;
+    const s = this.writable(h & ((1 << this.bits) - 1));
+    const slots = s.slots;
+    const m = (slots.length >> 1) - 1;
+    const hs = h | 0;
+    for (let i = (h >>> this.bits) & m; ; i = (i + 1) & m) {
+      const v = slots[2 * i + 1]!;
+      if (v > 0 && slots[2 * i] === hs && sameKey(this.keyAt(v - 1), k)) {
+        slots[2 * i + 1] = DELETED;
+        break;
+      }
+    }
+    s.live -= 1;
+    this.size -= 1;
+    return true;
+  }
+
+  /** The current contents for a snapshot; the caller starts a new generation right after. */
+  freeze(): FrozenIdMap {
+    return { shards: this.shards, size: this.size, bits: this.bits };
+  }
+
+  private writable(i: number): IdShard {
+    const gen = this.g.current;
+    if (this.spineGen !== gen) {
+      this.shards = this.shards.slice();
+      this.spineGen = gen;
+    }
+    let s = this.shards[i]!;
+    if (s.gen !== gen) this.shards[i] = s = { gen, slots: s.slots.slice(), live: s.live, used: s.used };
+    return s;
+  }
+
+  /** Re-lays a (writable) shard that growth and deleted entries filled: half full or less afterwards. */
+  private rebuild(s: IdShard): void {
+    const old = s.slots;
+    const slots = slotsFor(s.live);
+    for (let i = 1; i < old.length; i += 2) if (old[i]! > 0) place(slots, this.bits, old[i - 1]!, old[i]!);
+    s.slots = slots;
+    s.used = s.live;
+  }
+
+  /** Four times the shards, every entry placed again by its stored hash. */
+  private grow(): void {
+    const gen = this.g.current;
+    const bits = this.bits + 2;
+    const n = 1 << bits;
+    // Each new shard is sized for what lands in it before anything is placed.
+    const counts = new Int32Array(n);
+    for (const s of this.shards) for (let i = 1; i < s.slots.length; i += 2) if (s.slots[i]! > 0) counts[s.slots[i - 1]! & (n - 1)]! += 1;
+    const shards: IdShard[] = [];
+    for (let j = 0; j < n; j++) shards.push({ gen, slots: slotsFor(counts[j]!), live: 0, used: 0 });
+    for (const s of this.shards) {
+      const old = s.slots;
+      for (let i = 1; i < old.length; i += 2) {
+        if (old[i]! <= 0) continue;
+        const t = shards[old[i - 1]! & (n - 1)]!;
+        place(t.slots, bits, old[i - 1]!, old[i]!);
+        t.live += 1;
+        t.used += 1;
+      }
+    }
+    this.shards = shards;
+    this.bits = bits;
+    this.spineGen = gen;
   }
 }

@@ -1,5 +1,7 @@
 // One in-memory table: rows by insertion ordinal, an id map and secondary indexes, all copy-on-write so snapshots share them.
-import { ChunkVec, Generation, OrdList, ShardMap, type FrozenShardMap, type FrozenVec } from './persistent.js';
+import {
+  ChunkVec, Generation, IdMap, OrdList, ShardMap, hashKey, type FrozenIdMap, type FrozenShardMap, type FrozenVec, type KeyAt,
+} from './persistent.js';
 
 type IndexFn = (row: never) => string | null;
 type Id = string | number;
@@ -16,7 +18,7 @@ export type UndoLog = unknown[];
 /** A table as a snapshot holds it: shared, never mutated. */
 export interface TableState {
   readonly rows: FrozenVec<unknown>;
-  readonly ords: FrozenShardMap<number>;
+  readonly ords: FrozenIdMap;
   readonly indexes: readonly FrozenShardMap<OrdList>[];
   readonly live: number;
   /** The table's {@link TableData.version} when captured (these rows are exactly that version's). */
@@ -46,7 +48,7 @@ export function deepFreeze<R>(v: R): R {
  */
 export class TableData {
   private rows: ChunkVec<unknown>;
-  private ords: ShardMap<number>;
+  private ords: IdMap;
   private indexes: Index[];
   private live = 0;
   /**
@@ -60,9 +62,12 @@ export class TableData {
   constructor(defs: Record<string, IndexFn>, private readonly g: Generation = new Generation()) {
     this.defList = Object.entries(defs);
     this.rows = new ChunkVec(g);
-    this.ords = new ShardMap(g);
+    this.ords = new IdMap(g, this.idAt);
     this.indexes = this.defList.map(([name, fn]) => ({ name, fn, map: new ShardMap<OrdList>(g) }));
   }
+
+  /** The id of the row at an ordinal, read by the id map (which stores ordinals only). */
+  private readonly idAt: KeyAt = (ord) => (this.rows.get(ord) as { id: Id } | undefined)?.id;
 
   /** Number of rows. */
   get size(): number {
@@ -118,13 +123,13 @@ export class TableData {
    * With `mustBeNew`, an existing id changes nothing and returns false.
    */
   set(id: Id, row: unknown, undo: UndoLog | null, mustBeNew = false): boolean {
-    const slot = this.ords.slot(id);
-    const ord = this.ords.getAt(slot, id);
+    const h = hashKey(id);
+    const ord = this.ords.getAt(h, id);
     if (ord === undefined) {
       this.version = ++lastVersion;
       const at = this.rows.length;
       this.rows.set(at, row);
-      this.ords.setAt(slot, id, at);
+      this.ords.setAt(h, id, at);
       this.live += 1;
       for (const ix of this.indexes) {
         const k = ix.fn(row as never);
@@ -198,7 +203,7 @@ export class TableData {
   /** Makes a captured state the table's contents (shared with the snapshot until written). */
   install(s: TableState): void {
     this.rows = new ChunkVec(this.g, s.rows);
-    this.ords = new ShardMap(this.g, s.ords);
+    this.ords = new IdMap(this.g, this.idAt, s.ords);
     this.indexes = this.defList.map(([name, fn], i) => ({ name, fn, map: new ShardMap(this.g, s.indexes[i]) }));
     this.live = s.live;
     this.version = s.version;
@@ -207,7 +212,7 @@ export class TableData {
   /** Replaces every row (in the given order) and rebuilds the indexes. */
   load(rows: Iterable<[Id, unknown]>): void {
     this.rows = new ChunkVec(this.g);
-    this.ords = new ShardMap(this.g);
+    this.ords = new IdMap(this.g, this.idAt);
     this.indexes = this.defList.map(([name, fn]) => ({ name, fn, map: new ShardMap<OrdList>(this.g) }));
     this.live = 0;
     // A repeated id replaces the earlier row in its position, as Map construction does.
@@ -256,8 +261,9 @@ export class TableData {
   }
 
   private drop(id: Id, ord: number, row: unknown): void {
-    this.rows.set(ord, undefined);
+    // The id map reads ids from the rows: the entry goes before the row does.
     this.ords.delete(id);
+    this.rows.set(ord, undefined);
     this.live -= 1;
     for (const ix of this.indexes) {
       const k = ix.fn(row as never);
