@@ -13,6 +13,7 @@ import { compileRoutes, type RouteTable } from './http/router.js';
 import { ROUTES } from './http/routes/index.js';
 import type { Principal } from './domain/model.js';
 import { createResponseChecker, type ResponseViolation } from './http/response-check.js';
+import { sharedJsonBytes } from './http/json-text.js';
 import { readPlainBody } from './json-body.js';
 import { webMiddleware } from './web.js';
 
@@ -103,13 +104,13 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
         throw corsHeadersOnError(err);
       }
     }
-    const state = ctx.state as { principal?: Principal; routeId?: string | null };
+    const state = ctx.state as { principal?: Principal; routeId?: string | null; body?: unknown };
     const principal = state.principal ?? ANONYMOUS;
     const routeId = state.routeId ?? null;
     const path = ctx.path;
     // Test mode: routed answers against their route's schemas, unrouted errors against the envelope.
     if (checker && (routeId || ctx.status >= 400)) {
-      const v = checker.check({ routeId, method: ctx.method, path, status: ctx.status, body: ctx.body });
+      const v = checker.check({ routeId, method: ctx.method, path, status: ctx.status, body: 'body' in state ? state.body : ctx.body });
       if (v) onViolation!(v);
     }
     world.sim?.record({ method: ctx.method, path, status: ctx.status, principal, routeId });
@@ -151,7 +152,7 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
         method: ctx.method, path: ctx.path, headers: ctx.headers, query: ctx.query as Record<string, unknown>,
         body: (ctx.request as { body?: unknown }).body, ip: ctx.ip,
       }, onBug);
-      const state = ctx.state as { principal?: Principal; routeId?: string | null };
+      const state = ctx.state as { principal?: Principal; routeId?: string | null; body?: unknown };
       state.principal = res.principal;
       state.routeId = res.routeId;
       // Latency faults wait here, in the Koa layer only: domain and http code never touch timers.
@@ -159,7 +160,14 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
       if (latency > 0) await delay(latency);
       ctx.status = res.status;
       for (const k in res.headers) ctx.set(k, res.headers[k]!);
-      ctx.body = res.body;
+      // A body holding a shared list goes out as bytes built from the list's kept text (what Koa
+      // would send for the object, with the type Koa gives JSON); the object stays for the checks.
+      const bytes = sharedJsonBytes(res.body);
+      if (bytes !== null) {
+        state.body = res.body;
+        ctx.set('Content-Type', 'application/json; charset=utf-8');
+      }
+      ctx.body = bytes ?? res.body;
     } catch (err) {
       const e = err as { status?: number; type?: string };
       const mapped = err instanceof HttpError ? err : e.status === 413 || e.type === 'entity.too.large'
