@@ -144,6 +144,8 @@ export class MemoryStore<T> implements Store<T> {
   private readonly tables = new Map<string, TableData>();
   private seqs = new Map<string, number>();
   private readonly auxes: AuxEntry[] = [];
+  /** The last list {@link captureAuxList} gave (null after an attach). */
+  private auxList: unknown[] | null = null;
   /** Calls queued or running. */
   private pending = 0;
   /** Settles when the last queued call has. */
@@ -191,6 +193,7 @@ export class MemoryStore<T> implements Store<T> {
 
   attach(name: string, aux: AuxState): void {
     const entry: AuxEntry = { name, aux, version: undefined, captured: undefined };
+    this.auxList = null;
     const at = this.auxes.findIndex((e) => e.name === name);
     if (at >= 0) this.auxes[at] = entry;
     else this.auxes.push(entry);
@@ -379,23 +382,26 @@ export class MemoryStore<T> implements Store<T> {
 
   /**
    * Captures of every aux state, in attach order. An aux state with a `version()` is captured
-   * again only once its version changed; otherwise its last capture is reused.
+   * again only once its version changed; otherwise its last capture is reused, and while no
+   * version moved the list itself is the last one (callers only read it).
    */
   private captureAuxList(): unknown[] {
-    const out: unknown[] = [];
+    let same = this.auxList !== null;
     for (const e of this.auxes) {
       const version = e.aux.version?.();
       if (version === undefined) {
-        out.push(e.aux.capture());
-        continue;
-      }
-      if (version !== e.version) {
+        same = false;
+        e.captured = e.aux.capture();
+      } else if (version !== e.version) {
+        same = false;
         e.captured = e.aux.capture();
         e.version = version;
       }
-      out.push(e.captured);
     }
-    return out;
+    if (same) return this.auxList!;
+    const list = this.auxes.map((e) => e.captured);
+    this.auxList = list;
+    return list;
   }
 
   private captureAux(): Map<string, unknown> {
