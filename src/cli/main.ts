@@ -9,16 +9,15 @@ import { answerClientErrors, createServer } from '../server.js';
 import { createWorld, type World } from '../world.js';
 import type { WorldFixture } from '../fixture.js';
 import { failure, parseServeArgs, UsageError, USAGE, type ServeArgs } from './args.js';
-import { recordMain } from './record.js';
-import { replayMain } from './replay.js';
-import { runMain } from './run.js';
 import { openServeState, stateMain } from './state.js';
 import type { StatePersistence } from '../persistence.js';
-import { signMain } from './sign.js';
-import { openapiMain } from './openapi.js';
+import { loadOpenSkill } from '../domain/rating.js';
+import { loadEthers } from '../domain/wallet-verification.js';
 
 /** How often the system clock drives the scheduler. */
 const TICK_MS = 1000;
+/** Wall time after start-up before the lazily loaded libraries are loaded anyway. */
+const PRELOAD_AFTER_MS = 1000;
 
 function readFixture(path: string): WorldFixture {
   let text: string;
@@ -94,7 +93,14 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
   const timer = args.clock === 'system'
     ? setInterval(() => void world.advance(0).catch((err: unknown) => logger.error({ err }, 'scheduler tick failed')), TICK_MS)
     : null;
+  // The libraries the domain loads on first use (ratings, signature recovery), loaded once the
+  // server has answered its first requests, so that neither start-up nor a later request waits.
+  const preload = setTimeout(() => {
+    Promise.all([loadOpenSkill(), loadEthers()]).catch((err: unknown) => logger.error({ err }, 'preloading libraries failed'));
+  }, PRELOAD_AFTER_MS);
+  preload.unref();
   const stop = () => new Promise<void>((resolve) => {
+    clearTimeout(preload);
     if (timer) clearInterval(timer);
     server.close(() => resolve());
     server.closeAllConnections();
@@ -105,12 +111,13 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
 /** Entry point: returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
-  if (cmd === 'run') return runMain(rest);
-  if (cmd === 'record') return recordMain(rest);
-  if (cmd === 'replay') return replayMain(rest);
+  // Other commands are imported when used: `serve` starts without loading what it never runs.
+  if (cmd === 'run') return (await import('./run.js')).runMain(rest);
+  if (cmd === 'record') return (await import('./record.js')).recordMain(rest);
+  if (cmd === 'replay') return (await import('./replay.js')).replayMain(rest);
   if (cmd === 'state') return stateMain(rest);
-  if (cmd === 'openapi') return openapiMain(rest);
-  if (cmd === 'sign-wallet' || cmd === 'sign-inference') return signMain(cmd, rest);
+  if (cmd === 'openapi') return (await import('./openapi.js')).openapiMain(rest);
+  if (cmd === 'sign-wallet' || cmd === 'sign-inference') return (await import('./sign.js')).signMain(cmd, rest);
   if (cmd === undefined || cmd === '-h' || cmd === '--help' || rest.includes('-h') || rest.includes('--help')) {
     process.stdout.write(`${USAGE}\n`);
     return cmd === undefined ? 2 : 0;

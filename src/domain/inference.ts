@@ -21,8 +21,8 @@ export function inferenceMessage(chainId: string, responseModel: string, request
 }
 
 /** `verified` iff the recovered signer is trusted; a malformed signature is `invalid`, never an error. */
-export function verifyInference(deps: Deps, i: Pick<SubmitInput, 'requestPrompt' | 'responseModel' | 'responseOutput' | 'signature'>): InferenceStatus {
-  const signer = recoverPersonalSigner(inferenceMessage(deps.config.inferenceChainId, i.responseModel, i.requestPrompt, i.responseOutput), i.signature);
+export async function verifyInference(deps: Deps, i: Pick<SubmitInput, 'requestPrompt' | 'responseModel' | 'responseOutput' | 'signature'>): Promise<InferenceStatus> {
+  const signer = await recoverPersonalSigner(inferenceMessage(deps.config.inferenceChainId, i.responseModel, i.requestPrompt, i.responseOutput), i.signature);
   return signer !== null && deps.config.inferenceSigners.includes(signer) ? 'verified' : 'invalid';
 }
 
@@ -61,7 +61,7 @@ export async function submitSignature(deps: Deps, principal: Principal, input: S
     let comp = await requireCompetition(tx, input.competitionId);
     if (comp.status !== 'active') throw new DomainError('INFERENCE_NOT_ACTIVE', { status: comp.status });
     if ((await tx.get('competitionAgents', `${comp.id}:${agentId}`))?.status !== 'active') throw new DomainError('INFERENCE_NOT_REGISTERED');
-    const verificationStatus = verifyInference(deps, input);
+    const verificationStatus = await verifyInference(deps, input);
     if ((await tx.count('inferenceSubmissions', 'signature', `${comp.id}:${input.signature}`)) > 0) throw new DomainError('INFERENCE_DUPLICATE');
     const now = deps.clock.now();
     const sub = await tx.insert('inferenceSubmissions', {

@@ -1,5 +1,5 @@
 // Agent ratings: OpenSkill Plackett-Luce updates in final-rank order at every competition end, per type and per arena.
-import { ordinal, rate, rating } from 'openskill';
+import type * as OpenSkill from 'openskill';
 import type { ReadTx, WriteTx } from '../ports/store.js';
 import type { Deps } from './deps.js';
 import type { AgentRating, Competition, CompetitionType } from './model.js';
@@ -8,15 +8,28 @@ import type { Tables } from './tables.js';
 /** A rating before or after an update. */
 export interface Skill { mu: number; sigma: number }
 
-/** The rating of an agent that has never been rated (openskill's defaults: mu 25, sigma 25/3). */
-export const INITIAL_SKILL: Readonly<Skill> = rating();
+/**
+ * openskill, imported on first use: its ramda dependency is hundreds of ES modules, about 200 ms
+ * of start-up, and only rating a finished field needs it. A module import yields the same
+ * functions whenever it happens, so the timing changes no result.
+ */
+let openskill: Promise<typeof OpenSkill> | undefined;
+
+/** Loads openskill (once); `compsim serve` calls it after start-up so that no request waits for it. */
+export function loadOpenSkill(): Promise<typeof OpenSkill> {
+  return (openskill ??= import('openskill'));
+}
+
+/** The rating of an agent that has never been rated (openskill's `rating()` defaults: mu 25, sigma 25/3). */
+export const INITIAL_SKILL: Readonly<Skill> = Object.freeze({ mu: 25, sigma: 25 / 3 });
 
 /**
- * The leaderboard score of a rating (upstream's "ordinal", ELO-like scaling):
- * 24 x (mu - 3 sigma) + 1500, so a fresh rating scores exactly 1500.
+ * The leaderboard score of a rating (upstream's "ordinal", ELO-like scaling): openskill's
+ * `ordinal(skill, { alpha: 24, target: 1500 })`, target + alpha x (mu - 3 sigma) in that order of
+ * operations, so a fresh rating scores exactly 1500.
  */
 export function ratingScore(skill: Skill): number {
-  return ordinal(skill, { alpha: 24, target: 1500 });
+  return 1500 + 24 * (skill.mu - 3 * skill.sigma);
 }
 
 /**
@@ -31,9 +44,10 @@ export const OPENSKILL_FIELD_LIMIT = 256;
  * tau). `priors` are one-agent teams in finishing order, winner first; ranks are strict. The
  * library is pure arithmetic (no clock, no randomness), so the domain calls it directly.
  */
-export function plackettLuce(priors: readonly Skill[]): Skill[] {
+export async function plackettLuce(priors: readonly Skill[]): Promise<Skill[]> {
   if (priors.length === 0) return [];
   if (priors.length > OPENSKILL_FIELD_LIMIT) return linearPlackettLuce(priors);
+  const { rate } = await loadOpenSkill();
   return rate(priors.map((p) => [{ mu: p.mu, sigma: p.sigma }])).map((team) => ({ mu: team[0]!.mu, sigma: team[0]!.sigma }));
 }
 
@@ -100,7 +114,7 @@ async function updateBoard(
 ): Promise<void> {
   const current: (AgentRating | undefined)[] = [];
   for (const agentId of agentIds) current.push(await tx.get('ratings', ratingId(agentId, comp.type, arenaId)));
-  const posterior = plackettLuce(current.map((r) => (r ? { mu: r.mu, sigma: r.sigma } : INITIAL_SKILL)));
+  const posterior = await plackettLuce(current.map((r) => (r ? { mu: r.mu, sigma: r.sigma } : INITIAL_SKILL)));
   for (const [i, agentId] of agentIds.entries()) {
     const before = current[i];
     const { mu, sigma } = posterior[i]!;

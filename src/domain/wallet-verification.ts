@@ -1,5 +1,5 @@
 // Wallet verification: nonces on the virtual clock and the signed five-line message, every check of upstream in its order (reference features §2).
-import { verifyMessage } from 'ethers';
+import type * as Ethers from 'ethers';
 import type { WriteTx } from '../ports/store.js';
 import type { Deps } from './deps.js';
 import { DomainError, type ErrorCode } from './errors.js';
@@ -55,15 +55,28 @@ export function parseVerificationMessage(message: string): VerificationFields {
 }
 
 /**
+ * ethers, imported on first use: it is about 200 ms of start-up, and only wallet verification and
+ * inference submissions recover signers. A module import yields the same functions whenever it
+ * happens, so the timing changes no result.
+ */
+let ethers: Promise<typeof Ethers> | undefined;
+
+/** Loads ethers (once); `compsim serve` calls it after start-up so that no request waits for it. */
+export function loadEthers(): Promise<typeof Ethers> {
+  return (ethers ??= import('ethers'));
+}
+
+/**
  * Recovers the EIP-191 (personal_sign) signer of `message` as a lower-case address, or null when
  * the signature is malformed: not 65 bytes of hex (a `0x` prefix is optional), or a recovery byte
  * other than 0, 1, 27, 28 (viem, which upstream uses, rejects those; ethers would read them as
- * EIP-155 values). Pure: no I/O.
+ * EIP-155 values). Pure arithmetic once ethers is loaded.
  */
-export function recoverPersonalSigner(message: string, signature: string): string | null {
+export async function recoverPersonalSigner(message: string, signature: string): Promise<string | null> {
   const hex = signature.startsWith('0x') || signature.startsWith('0X') ? signature.slice(2) : signature;
   if (!/^[0-9a-fA-F]{130}$/.test(hex)) return null;
   if (![0, 1, 27, 28].includes(Number.parseInt(hex.slice(128), 16))) return null;
+  const { verifyMessage } = await loadEthers();
   try {
     return verifyMessage(message, `0x${hex}`).toLowerCase();
   } catch {
@@ -114,7 +127,7 @@ export async function verifyWallet(deps: Deps, principal: Principal, input: Veri
     const now = deps.clock.now();
     await tx.put('agentNonces', { ...nonce, usedAt: now });
     // The signature covers the original, untrimmed text.
-    const address = recoverPersonalSigner(message, signature);
+    const address = await recoverPersonalSigner(message, signature);
     if (address === null) return { error: 'WALLET_BAD_SIGNATURE' };
     if ((await tx.find('users', 'wallet', address)).length > 0) return { error: 'WALLET_OF_USER' };
     if ((await tx.find('agents', 'wallet', address)).some((a) => a.id !== agentId)) return { error: 'WALLET_OF_OTHER_AGENT' };

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import type { Competition, CompetitionType, LeaderboardEntry } from '../../src/domain/model.js';
 import fc from 'fast-check';
-import { rate } from 'openskill';
+import { ordinal, rate, rating } from 'openskill';
 import {
   boardKey, boardRatings, INITIAL_SKILL, linearPlackettLuce, OPENSKILL_FIELD_LIMIT, plackettLuce, ratingScore, updateRatingsTx, type Skill,
 } from '../../src/domain/rating.js';
@@ -27,30 +27,38 @@ describe('domain/rating', () => {
       expect(ratingScore(INITIAL_SKILL)).to.be.closeTo(1500, 1e-9);
     });
 
-    it('reproduces the reference examples for 2 and 3 new agents', () => {
-      const two = plackettLuce([INITIAL_SKILL, INITIAL_SKILL]);
+    it('keeps the numbers of openskill (loaded on first use): rating() and ordinal() to the last bit', () => {
+      expect(INITIAL_SKILL).to.deep.equal(rating());
+      const skill = fc.record({ mu: fc.double({ min: -1e6, max: 1e6, noNaN: true }), sigma: fc.double({ min: 0, max: 1e4, noNaN: true }) });
+      fc.assert(fc.property(skill, (s) => {
+        expect(ratingScore(s)).to.equal(ordinal(s, { alpha: 24, target: 1500 }));
+      }), { seed: 20261124, numRuns: 500 });
+    });
+
+    it('reproduces the reference examples for 2 and 3 new agents', async () => {
+      const two = await plackettLuce([INITIAL_SKILL, INITIAL_SKILL]);
       expect(two[0]!.mu).to.be.closeTo(27.635231, 1e-6);
       expect(two[0]!.sigma).to.be.closeTo(8.065506, 1e-6);
       expect(two[1]!.mu).to.be.closeTo(22.364769, 1e-6);
       expect(ratingScore(two[0]!)).to.be.closeTo(1582.5291, 1e-4);
       expect(ratingScore(two[1]!)).to.be.closeTo(1456.0380, 1e-4);
-      const three = plackettLuce([INITIAL_SKILL, INITIAL_SKILL, INITIAL_SKILL]).map(ratingScore);
+      const three = (await plackettLuce([INITIAL_SKILL, INITIAL_SKILL, INITIAL_SKILL])).map(ratingScore);
       expect(three[0]).to.be.closeTo(1578.1048, 1e-4);
       expect(three[1]).to.be.closeTo(1537.0495, 1e-4);
       expect(three[2]).to.be.closeTo(1433.7700, 1e-4);
     });
 
-    it('matches the independent formula for mixed priors and field sizes', () => {
+    it('matches the independent formula for mixed priors and field sizes', async () => {
       const cases: Skill[][] = [
         [{ mu: 30, sigma: 4 }, { mu: 20, sigma: 7 }],
         [{ mu: 18, sigma: 6 }, { mu: 31, sigma: 2.5 }, { mu: 25, sigma: 25 / 3 }, { mu: 27, sigma: 5 }],
         [INITIAL_SKILL, { mu: 40, sigma: 1 }, { mu: 10, sigma: 9 }, INITIAL_SKILL, { mu: 25.5, sigma: 0.5 }, { mu: 22, sigma: 3 }],
       ];
-      for (const priors of cases) expectSkills(plackettLuce(priors), independentPL(priors));
+      for (const priors of cases) expectSkills(await plackettLuce(priors), independentPL(priors));
       expect(score({ mu: 30, sigma: 4 })).to.be.closeTo(ratingScore({ mu: 30, sigma: 4 }), 1e-9);
     });
 
-    it('rates fields larger than openskill handles quickly with the same numbers as openskill', () => {
+    it('rates fields larger than openskill handles quickly with the same numbers as openskill', async () => {
       const viaOpenskill = (priors: Skill[]) => rate(priors.map((p) => [{ ...p }])).map(([p]) => ({ mu: p!.mu, sigma: p!.sigma }));
       const skill = fc.record({ mu: fc.double({ min: -20, max: 80, noNaN: true }), sigma: fc.double({ min: 0.05, max: 12, noNaN: true }) });
       fc.assert(fc.property(fc.array(skill, { minLength: 1, maxLength: 700, size: 'max' }), (priors) => {
@@ -63,15 +71,15 @@ describe('domain/rating', () => {
       }), { seed: 20261123, numRuns: 25 });
       // A field of fresh agents just over the limit goes the linear way, and agrees with the formula.
       const big = Array.from({ length: OPENSKILL_FIELD_LIMIT + 1 }, () => INITIAL_SKILL);
-      expectSkills(plackettLuce(big), independentPL(big));
-      expect(plackettLuce(big)).to.deep.equal(linearPlackettLuce(big));
+      expectSkills(await plackettLuce(big), independentPL(big));
+      expect(await plackettLuce(big)).to.deep.equal(linearPlackettLuce(big));
       const small = big.slice(1);
-      expect(plackettLuce(small)).to.deep.equal(viaOpenskill(small));
+      expect(await plackettLuce(small)).to.deep.equal(viaOpenskill(small));
     });
 
-    it('leaves a lone agent unchanged and rates nobody for an empty field', () => {
-      expectSkills(plackettLuce([{ mu: 28, sigma: 3 }]), [{ mu: 28, sigma: 3 }]);
-      expect(plackettLuce([])).to.deep.equal([]);
+    it('leaves a lone agent unchanged and rates nobody for an empty field', async () => {
+      expectSkills(await plackettLuce([{ mu: 28, sigma: 3 }]), [{ mu: 28, sigma: 3 }]);
+      expect(await plackettLuce([])).to.deep.equal([]);
     });
   });
 

@@ -94,10 +94,10 @@ describe('wallet verification (GET /api/auth/agent/nonce, POST /api/auth/verify)
       expect((await verify({ message: lib.message, signature: lib.signature })).body.walletAddress).to.equal(ADDR_A);
     });
 
-    it('recovers upstream\'s published test vector', () => {
+    it('recovers upstream\'s published test vector', async () => {
       const text = 'VERIFY_WALLET_OWNERSHIP\nTimestamp: 2025-01-01T00:00:00.000Z\nDomain: http://localhost:3001\nPurpose: WALLET_VERIFICATION\nNonce: abcdefghijklmnopq';
       const sig = '0x3d321995742418e4045334983fb370dd8d30ae0588221a0e8a4d7230381aff397ca8dcc7e862b5c8b96b4c3ce530f7455d2617a45be1a04ad1fa8f0cb26525931c';
-      expect(recoverPersonalSigner(text, sig)).to.equal(ADDR_A);
+      expect(await recoverPersonalSigner(text, sig)).to.equal(ADDR_A);
     });
   });
 
