@@ -31,3 +31,20 @@ export function pairKey(a: string, b: string): string {
   }
   return k;
 }
+
+/** Token addresses as one string object per address: requests parse a new copy of the same few addresses every time. */
+const tokens = new Map<string, string>();
+
+/**
+ * `address` as the first string object stored with these characters. Stored trades and balance
+ * rows keep their token addresses; without this, a server keeps the copies its request bodies
+ * parsed (about 64 bytes each, two per trade) instead of sharing one. Only accepted trades intern
+ * (their rows keep the string anyway). Same characters, so no result changes.
+ */
+export function internToken(address: string): string {
+  const known = tokens.get(address);
+  if (known !== undefined) return known;
+  if (tokens.size >= LIMIT) tokens.clear();
+  tokens.set(address, address);
+  return address;
+}

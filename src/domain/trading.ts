@@ -10,7 +10,7 @@ import { detectChain, findPrice, type ResolvedPrice } from './prices.js';
 import { competitionSlippage } from './slippage.js';
 import type { Tables } from './tables.js';
 import type { BlockchainType } from '../ports/prices.js';
-import { pairKey } from './keys.js';
+import { internToken, pairKey } from './keys.js';
 
 /** Smallest tradable amount (exactly this much is allowed). */
 export const MIN_TRADE_AMOUNT = 0.000001;
@@ -156,7 +156,7 @@ export async function credit(deps: Deps, tx: WriteTx<Tables>, rows: readonly Bal
     return;
   }
   await tx.insert('balances', {
-    id: await tx.nextSeq('balances'), agentId, competitionId: comp.id, tokenAddress: token, amount,
+    id: await tx.nextSeq('balances'), agentId, competitionId: comp.id, tokenAddress: internToken(token), amount,
     symbol: p.symbol, specificChain: p.specificChain, createdAt: now, updatedAt: now,
   });
 }
@@ -205,7 +205,7 @@ export async function executeTrade(deps: Deps, principal: Principal, input: Exec
     await tx.put('balances', changedBalance(fromRow!, { amount: fromRow!.amount - amount, updatedAt: now }));
     if (toAmount > 0) await credit(deps, tx, rows, agentId, comp, to, toAmount, toPrice, now);
     const trade: Trade = {
-      id: deps.ids.uuid(), agentId, competitionId: comp.id, fromToken: from, toToken: to, fromAmount: amount, toAmount,
+      id: deps.ids.uuid(), agentId, competitionId: comp.id, fromToken: internToken(from), toToken: internToken(to), fromAmount: amount, toAmount,
       price: toAmount === 0 ? 0 : toAmount / amount, tradeAmountUsd, toTokenSymbol: toPrice.symbol, fromTokenSymbol: fromPrice.symbol,
       reason, timestamp: now, fromChain: chains.fromChain, toChain: chains.toChain,
       fromSpecificChain: fromPrice.specificChain, toSpecificChain: toPrice.specificChain, slippage,
