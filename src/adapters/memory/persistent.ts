@@ -434,12 +434,18 @@ export class IdMap {
   /** Lookup with the key's {@link hashKey} (one hash for a lookup and a write). */
   getAt(h: number, k: Key): number | undefined {
     const slots = this.shards[h & ((1 << this.bits) - 1)]!.slots;
+    const i = this.slotOf(slots, h, k);
+    return i < 0 ? undefined : slots[2 * i + 1]! - 1;
+  }
+
+  /** The slot of `k` (hash `h`) among a shard's slots, or -1. */
+  private slotOf(slots: Int32Array, h: number, k: Key): number {
     const m = (slots.length >> 1) - 1;
     const hs = h | 0;
     for (let i = (h >>> this.bits) & m; ; i = (i + 1) & m) {
       const v = slots[2 * i + 1]!;
-      if (v === EMPTY) return undefined;
-      if (v > 0 && slots[2 * i] === hs && sameKey(this.keyAt(v - 1), k)) return v - 1;
+      if (v === EMPTY) return -1;
+      if (v > 0 && slots[2 * i] === hs && sameKey(this.keyAt(v - 1), k)) return i;
     }
   }
 
@@ -477,18 +483,12 @@ export class IdMap {
 
   delete(k: Key): boolean {
     const h = hashKey(k);
-    if (this.getAt(h, k) === undefined) return false;
-    const s = this.writable(h & ((1 << this.bits) - 1));
-    const slots = s.slots;
-    const m = (slots.length >> 1) - 1;
-    const hs = h | 0;
-    for (let i = (h >>> this.bits) & m; ; i = (i + 1) & m) {
-      const v = slots[2 * i + 1]!;
-      if (v > 0 && slots[2 * i] === hs && sameKey(this.keyAt(v - 1), k)) {
-        slots[2 * i + 1] = DELETED;
-        break;
-      }
-    }
+    const si = h & ((1 << this.bits) - 1);
+    const i = this.slotOf(this.shards[si]!.slots, h, k);
+    if (i < 0) return false;
+    // A shared shard is copied slot for slot, so the slot found is the copy's too.
+    const s = this.writable(si);
+    s.slots[2 * i + 1] = DELETED;
     s.live -= 1;
     this.size -= 1;
     return true;
