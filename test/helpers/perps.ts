@@ -27,3 +27,9 @@ export async function tapedPerpsCup(s: TestServer, name: string): Promise<PerpsC
   expect((await s.call('POST', '/api/sim/prices/tape', { key: ADMIN_KEY, body: { tapes: { SOL: tape } } })).status).to.equal(200);
   return { A, B, C, cid: start.body.competition.id, t0 };
 }
+
+/** Loads a competition's script through `POST /api/admin/competitions/{id}/script` and expects a 200. */
+export async function loadScript(s: TestServer, competitionId: string, actions: unknown[]): Promise<void> {
+  const res = await s.call('POST', `/api/admin/competitions/${competitionId}/script`, { key: ADMIN_KEY, body: { actions } });
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+}

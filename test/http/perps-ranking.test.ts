@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import type { WorldFixture } from '../../src/fixture.js';
 import { expectError } from '../helpers/actors.js';
-import { MINUTE, tapedPerpsCup, type Actor } from '../helpers/perps.js';
+import { MINUTE, loadScript, tapedPerpsCup, type Actor } from '../helpers/perps.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 
 
@@ -18,18 +18,12 @@ describe('perps ranking on a scripted equity path', () => {
   beforeEach(async () => {
     s = await startTestServer({ admin: { apiKey: ADMIN_KEY } });
     ({ A, B, C, cid, t0 } = await tapedPerpsCup(s, 'Scripted Perps'));
-    const script = await s.call('POST', `/api/admin/competitions/${cid}/script`, {
-      key: ADMIN_KEY,
-      body: {
-        actions: [
-          { afterMs: MINUTE, action: 'open', ref: 'a-long', agentId: A.agentId, asset: 'SOL', side: 'long', sizeUsd: 10000, leverage: 2 },
-          { at: new Date(t0 + MINUTE).toISOString(), action: 'open', ref: 'b-short', agentHandle: 'bravo', asset: 'SOL', side: 'short', sizeUsd: 1000, leverage: 1 },
-          { afterMs: 2 * MINUTE, action: 'open', agentId: C.agentId, asset: 'DOGE', side: 'long', sizeUsd: 100, leverage: 1 },
-          { at: t0 + 12 * MINUTE, action: 'close', ref: 'b-short' },
-        ],
-      },
-    });
-    expect(script.status, JSON.stringify(script.body)).to.equal(200);
+    await loadScript(s, cid, [
+      { afterMs: MINUTE, action: 'open', ref: 'a-long', agentId: A.agentId, asset: 'SOL', side: 'long', sizeUsd: 10000, leverage: 2 },
+      { at: new Date(t0 + MINUTE).toISOString(), action: 'open', ref: 'b-short', agentHandle: 'bravo', asset: 'SOL', side: 'short', sizeUsd: 1000, leverage: 1 },
+      { afterMs: 2 * MINUTE, action: 'open', agentId: C.agentId, asset: 'DOGE', side: 'long', sizeUsd: 100, leverage: 1 },
+      { at: t0 + 12 * MINUTE, action: 'close', ref: 'b-short' },
+    ]);
   });
   afterEach(() => s.close());
 

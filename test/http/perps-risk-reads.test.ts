@@ -1,6 +1,6 @@
 // Risk metrics on the perps reads: per-point metrics on the timeline, the leaderboard's risk fields and the agent-competitions summary, checked against hand-computed equity series.
 import { expect } from 'chai';
-import { MINUTE, tapedPerpsCup, type Actor } from '../helpers/perps.js';
+import { MINUTE, loadScript, tapedPerpsCup, type Actor } from '../helpers/perps.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 
 /** The six risk fields of a timeline point, as plain numbers (or nulls). */
@@ -55,17 +55,11 @@ describe('perps risk metrics on the competition reads', () => {
     // Alpha: 10000 USD long at 2x from 150 (equity 10000 + 200/3 x (mark - 150)); Bravo: 1000 USD short at 1x,
     // closed at 120 (+200); Charlie: no position. Equity at the ticks: A 10000/11000/8000/12000/12000,
     // B 10000/9900/10200/10200/10200, C 10000 throughout.
-    const script = await s.call('POST', `/api/admin/competitions/${cid}/script`, {
-      key: ADMIN_KEY,
-      body: {
-        actions: [
-          { afterMs: MINUTE, action: 'open', agentId: A.agentId, asset: 'SOL', side: 'long', sizeUsd: 10000, leverage: 2 },
-          { afterMs: MINUTE, action: 'open', ref: 'b-short', agentId: B.agentId, asset: 'SOL', side: 'short', sizeUsd: 1000, leverage: 1 },
-          { at: t0 + 12 * MINUTE, action: 'close', ref: 'b-short' },
-        ],
-      },
-    });
-    expect(script.status, JSON.stringify(script.body)).to.equal(200);
+    await loadScript(s, cid, [
+      { afterMs: MINUTE, action: 'open', agentId: A.agentId, asset: 'SOL', side: 'long', sizeUsd: 10000, leverage: 2 },
+      { afterMs: MINUTE, action: 'open', ref: 'b-short', agentId: B.agentId, asset: 'SOL', side: 'short', sizeUsd: 1000, leverage: 1 },
+      { at: t0 + 12 * MINUTE, action: 'close', ref: 'b-short' },
+    ]);
     started = await s.world.snapshot();
   });
   beforeEach(() => s.world.restore(started));
