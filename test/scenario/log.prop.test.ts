@@ -1,4 +1,4 @@
-// The response log's one-pass canonical writer against a straightforward reference: redact a copy, then sort and join.
+// The response log's one-pass canonical writer against a straightforward reference: a JSON round trip, a redacted copy, then sort and join.
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { ADMIN_KEY_PLACEHOLDER, ResponseLog, canonicalJson, type LogEntry } from '../../src/sim/scenario/log.js';
@@ -22,26 +22,59 @@ function referenceCanonical(value: unknown): string {
 
 const SECRETS = ['aaaa_bbbb', 'k3y'];
 
-/** Values of every JSON kind plus what the writer must treat as JSON.stringify would: undefined, NaN, -0, odd keys, secrets inside strings. */
+/** What a value becomes on the wire (what the in-process target's answers go through); `undefined` when JSON has no text for it. */
+function roundTrip(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  return text === undefined ? undefined : JSON.parse(text);
+}
+
+/** A value with a `toJSON` that answers with the key it was called with, so a wrong key shows. */
+class Stamp {
+  constructor(readonly n: number) {}
+  toJSON(key: string): unknown {
+    return this.n % 3 === 0 ? undefined : { key, n: this.n, at: new Date(this.n * 86_400_000) };
+  }
+}
+
+/**
+ * Values of every JSON kind plus what the writer must treat as JSON.stringify does: undefined,
+ * NaN, -0, functions, symbols, Dates and other toJSON values, boxed primitives, odd keys,
+ * secrets inside strings, lone surrogates.
+ */
 const leaf = fc.oneof(
-  fc.string(), fc.constantFrom('Bearer aaaa_bbbb', 'k3yk3y', 'x aaaa_bbbb y k3y', '\u2028"\\'), fc.double(), fc.integer(), fc.boolean(),
-  fc.constant(null), fc.constant(undefined), fc.constantFrom(Number.NaN, -0, Number.POSITIVE_INFINITY),
+  fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('Bearer aaaa_bbbb', 'k3yk3y', 'x aaaa_bbbb y k3y', '\u2028"\\', '\ud800', 'a\udc00b'),
+  fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.constantFrom(Number.NaN, -0, Number.POSITIVE_INFINITY),
+  fc.constantFrom(() => 1, Symbol('s')), fc.integer({ min: 0, max: 20_000 }).map((d) => new Date(d * 86_400_000)), fc.nat(9).map((n) => new Stamp(n)),
+  fc.constantFrom(Object(7), Object('k3y'), Object(false)),
 );
 const value = fc.letrec((tie) => ({
-  node: fc.oneof({ depthSize: 'small' }, leaf, tie('arr'), tie('obj')),
+  node: fc.oneof({ depthSize: 'small' }, leaf, tie('arr'), tie('holes'), tie('obj')),
   arr: fc.array(tie('node'), { maxLength: 5 }),
-  obj: fc.dictionary(fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('__proto', 'k3y', 'b', 'a', '10', '2')), tie('node'), { maxKeys: 6 }),
+  holes: fc.sparseArray(tie('node'), { maxLength: 5 }),
+  obj: fc.dictionary(fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('__proto', 'k3y', 'b', 'a', '10', '2', 'toJSON_')), tie('node'), { maxKeys: 6 }),
 })).node;
 
 describe('response log', () => {
-  it('writes what redacting a copy and sorting keys by map, filter and join writes, for any value', () => {
+  it('writes what a JSON round trip, a redacted copy and sorting keys by map, filter and join write, for any value', () => {
     fc.assert(fc.property(value, (v) => {
-      expect(canonicalJson(v)).to.equal(referenceCanonical(v));
+      expect(canonicalJson(v)).to.equal(referenceCanonical(roundTrip(v)));
       const log = new ResponseLog();
       for (const s of SECRETS) log.redactKey(s);
       const entry = { at: 'steps[0]', request: { method: 'GET', path: '/x', body: v }, response: { status: 200, body: v } } as unknown as LogEntry;
-      expect(log.add(entry)).to.equal(referenceCanonical(referenceRedact(entry, SECRETS)));
-    }), { seed: 20261125, numRuns: 400 });
+      expect(log.add(entry)).to.equal(referenceCanonical(referenceRedact(roundTrip(entry), SECRETS)));
+    }), { seed: 20261125, numRuns: 600 });
+  });
+
+  it('writes the same text for the same shape seen again, and for many shapes past its memo limits', () => {
+    const wide = Array.from({ length: 40 }, (_, i) => Object.fromEntries([['k', i], ...Array.from({ length: i % 7 }, (_, j) => [`f${(i * 7 + j) % 11}`, j])]));
+    const first = wide.map((o) => canonicalJson(o));
+    for (let i = 0; i < 20_000; i++) canonicalJson({ [`key${i}`]: i, a: 1 });
+    expect(wide.map((o) => canonicalJson(o))).to.deep.equal(first);
+    expect(first).to.deep.equal(wide.map((o) => referenceCanonical(o)));
+  });
+
+  it('refuses a BigInt as JSON.stringify does', () => {
+    expect(() => canonicalJson({ a: 1n })).to.throw(TypeError, 'BigInt');
   });
 
   it('hashes the lines as the SHA-256 of its text, at any point', () => {
@@ -51,5 +84,21 @@ describe('response log', () => {
       expect(log.hash()).to.equal(createHash('sha256').update(log.text()).digest('hex'));
     }
     expect(log.text().split('\n')).to.have.length(6);
+  });
+
+  it('keeps every line and the hash across its 1 MB buffers, lines larger than a buffer and non-ASCII text included', () => {
+    const log = new ResponseLog();
+    const lines: string[] = [];
+    const big = 'é€😀'.repeat(200_000);
+    for (let i = 0; i < 3000; i++) {
+      const body = i === 1500 ? { big } : { i, text: 'x'.repeat(i % 997), note: i % 2 === 0 ? 'ÿ€😀' : 'plain' };
+      lines.push(log.add({ at: `steps[${i}]`, request: { method: 'POST', path: '/p' }, response: { status: 200, body } }));
+      if (i % 700 === 0) expect(log.hash()).to.equal(createHash('sha256').update(log.text()).digest('hex'));
+    }
+    const text = log.text();
+    expect(Buffer.byteLength(text)).to.be.greaterThan(3 << 20);
+    expect(text).to.equal(lines.map((l) => `${l}\n`).join(''));
+    expect(log.size).to.equal(3000);
+    expect(log.hash()).to.equal(createHash('sha256').update(text).digest('hex'));
   });
 });

@@ -2,34 +2,57 @@
 import { createHash } from 'node:crypto';
 import type { Json } from './types.js';
 
-/** Sorted key lists by the object's own key list (joined): API answers repeat a few shapes thousands of times. */
-const sortedKeys = new Map<string, readonly string[]>();
-/** Keys as JSON strings. */
-const quotedKeys = new Map<string, string>();
-/** Entries each cache keeps before starting over (they are memos only). */
-const CACHE_LIMIT = 10_000;
+/** Text put in place of the admin key, which may differ between targets. */
+export const ADMIN_KEY_PLACEHOLDER = '<admin-key>';
 
-function sortedKeysOf(value: object): readonly string[] {
-  const keys = Object.keys(value);
-  if (keys.length < 2) return keys;
-  const id = keys.join('\u0000');
-  let sorted = sortedKeys.get(id);
-  if (sorted === undefined) {
-    if (sortedKeys.size >= CACHE_LIMIT) sortedKeys.clear();
-    sorted = keys.sort();
-    sortedKeys.set(id, sorted);
-  }
-  return sorted;
+/** Characters JSON.stringify escapes in a string (lone surrogates included); without them the text is the string in quotes. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+function quote(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
 }
 
-function quoted(key: string): string {
-  let q = quotedKeys.get(key);
-  if (q === undefined) {
-    if (quotedKeys.size >= CACHE_LIMIT) quotedKeys.clear();
-    q = JSON.stringify(key);
-    quotedKeys.set(key, q);
+/** An object's own key list with its sorted order and each sorted key's `"key":` text. */
+interface Shape {
+  keys: readonly string[];
+  sorted: readonly string[];
+  prefix: readonly string[];
+}
+
+/**
+ * Shapes by first key: API answers repeat a few shapes thousands of times. A lookup compares key
+ * lists element by element (property names are interned, so that is a pointer comparison each).
+ */
+const shapes = new Map<string, Shape[]>();
+let shapeCount = 0;
+/** Shapes kept in all (memos only: past the limit the cache starts over) and per first key (past it, a shape is sorted each time). */
+const SHAPE_LIMIT = 10_000;
+const SHAPES_PER_FIRST_KEY = 16;
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function shapeOf(value: object): Shape {
+  const keys = Object.keys(value);
+  const first = keys.length === 0 ? '' : keys[0]!;
+  let list = shapes.get(first);
+  if (list !== undefined) for (const shape of list) if (sameKeys(shape.keys, keys)) return shape;
+  const sorted = keys.slice().sort();
+  const shape: Shape = { keys, sorted, prefix: sorted.map((k) => `${quote(k)}:`) };
+  if (shapeCount >= SHAPE_LIMIT) {
+    shapes.clear();
+    shapeCount = 0;
+    list = undefined;
   }
-  return q;
+  if (list === undefined) shapes.set(first, (list = []));
+  if (list.length < SHAPES_PER_FIRST_KEY) {
+    list.push(shape);
+    shapeCount += 1;
+  }
+  return shape;
 }
 
 /** `value` with every occurrence of each secret (in order) replaced by {@link ADMIN_KEY_PLACEHOLDER}. */
@@ -40,45 +63,58 @@ function redactText(value: string, secrets: readonly string[]): string {
 }
 
 /**
- * Writes the canonical JSON of `value` into `out`, string values redacted (keys are kept as they
- * are): one pass, no copy of the value. An array hole writes nothing, as `Array.prototype.join`
- * does. The pieces are joined once at the end, so a line is one flat string, not a rope of pieces.
+ * The canonical text of what `value` becomes on the wire, i.e. of `JSON.parse(JSON.stringify(value))`,
+ * with string values redacted (keys are kept as they are); `undefined` where JSON.stringify leaves
+ * the value out. One pass and no copy: `toJSON` is called with the same key, boxed primitives are
+ * unwrapped, non-finite numbers are null, and members that are undefined, functions or symbols are
+ * dropped (null inside arrays, holes too).
  */
-function canonical(value: unknown, secrets: readonly string[], out: string[]): void {
-  if (value === undefined) {
-    out.push('null');
-  } else if (value === null || typeof value !== 'object') {
-    out.push(typeof value === 'string' && secrets.length > 0 ? JSON.stringify(redactText(value, secrets)) : JSON.stringify(value) ?? 'null');
-  } else if (Array.isArray(value)) {
-    out.push('[');
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) out.push(',');
-      if (i in value) canonical(value[i], secrets, out);
-    }
-    out.push(']');
-  } else {
-    out.push('{');
-    let first = true;
-    for (const k of sortedKeysOf(value)) {
-      const v = (value as Record<string, unknown>)[k];
-      if (v === undefined) continue;
-      out.push(first ? `${quoted(k)}:` : `,${quoted(k)}:`);
-      canonical(v, secrets, out);
-      first = false;
-    }
-    out.push('}');
+function wireText(input: unknown, key: string, secrets: readonly string[]): string | undefined {
+  let value = input;
+  if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    value = (value as { toJSON(key: string): unknown }).toJSON(key);
   }
+  switch (typeof value) {
+    case 'string':
+      return quote(secrets.length > 0 ? redactText(value, secrets) : value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'bigint':
+      throw new TypeError('Do not know how to serialize a BigInt');
+    case 'object':
+      break;
+    default:
+      return undefined;
+  }
+  if (value === null) return 'null';
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      out += wireText(value[i], String(i), secrets) ?? 'null';
+    }
+    return `${out}]`;
+  }
+  if (value instanceof Number || value instanceof String || value instanceof Boolean) return wireText(value.valueOf(), key, secrets);
+  const { sorted, prefix } = shapeOf(value);
+  let out = '{';
+  for (let i = 0; i < sorted.length; i++) {
+    const k = sorted[i]!;
+    const text = wireText((value as Record<string, unknown>)[k], k, secrets);
+    if (text === undefined) continue;
+    out += out.length === 1 ? `${prefix[i]!}${text}` : `,${prefix[i]!}${text}`;
+  }
+  return `${out}}`;
 }
 
-function canonicalText(value: unknown, secrets: readonly string[]): string {
-  const out: string[] = [];
-  canonical(value, secrets, out);
-  return out.join('');
-}
-
-/** JSON with object keys sorted at every level and no whitespace (`undefined` members dropped). */
+/**
+ * JSON with object keys sorted at every level and no whitespace, of the value as it crosses the
+ * wire (`undefined` members dropped, `toJSON` applied); `null` for a value JSON cannot write.
+ */
 export function canonicalJson(value: unknown): string {
-  return canonicalText(value, []);
+  return wireText(value, '', []) ?? 'null';
 }
 
 /** One logged exchange. */
@@ -86,21 +122,28 @@ export interface LogEntry {
   /** What caused it: `reset`, `actors.alice`, `steps[3]`. */
   at: string;
   request: { method: string; path: string; query?: Record<string, string>; as?: string; headers?: Record<string, string>; body?: Json };
-  response: { status: number; body?: Json };
+  /** `body` may be any value with the JSON text of the response body (e.g. an in-process answer before it is serialised). */
+  response: { status: number; body?: unknown };
 }
 
-/** Text put in place of the admin key, which may differ between targets. */
-export const ADMIN_KEY_PLACEHOLDER = '<admin-key>';
+/** Size of the buffers the log's text is kept in. */
+const CHUNK_BYTES = 1 << 20;
 
 /**
  * Collects exchanges as canonical JSON lines. Admin keys are replaced by `<admin-key>` (the
  * only value a target may choose freely), so the same scenario gives the same log on every target.
+ *
+ * The text is kept as UTF-8 in 1 MB buffers, hashed as each one fills: a week's log is hundreds of
+ * MB, and as strings its lines would be copied by every garbage collection that moves them.
  */
 export class ResponseLog {
-  private readonly lines: string[] = [];
   private readonly secrets: string[] = [];
-  /** SHA-256 of the lines so far, updated line by line (a week's log is hundreds of MB of text). */
   private readonly sha = createHash('sha256');
+  /** Filled buffers (hashed), then the one being written. */
+  private readonly full: Buffer[] = [];
+  private chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  private used = 0;
+  private lines = 0;
 
   /** Adds a key to redact from every later entry. */
   redactKey(key: string): void {
@@ -109,24 +152,38 @@ export class ResponseLog {
 
   /** Appends one exchange; returns its line. */
   add(entry: LogEntry): string {
-    const line = canonicalText(entry, this.secrets);
-    this.lines.push(line);
-    this.sha.update(`${line}\n`);
+    const line = wireText(entry, '', this.secrets)!;
+    const most = line.length * 3 + 1; // UTF-8 bytes of a UTF-16 unit are at most 3, plus the newline
+    if (this.used + most > this.chunk.length) {
+      this.seal();
+      this.chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, most));
+    }
+    this.used += this.chunk.write(line, this.used);
+    this.chunk[this.used++] = 0x0a;
+    this.lines += 1;
     return line;
+  }
+
+  private seal(): void {
+    if (this.used === 0) return;
+    const done = this.chunk.subarray(0, this.used);
+    this.sha.update(done);
+    this.full.push(done);
+    this.used = 0;
   }
 
   /** Number of exchanges. */
   get size(): number {
-    return this.lines.length;
+    return this.lines;
   }
 
   /** The log as text: one canonical JSON line per exchange, each ending in a newline. */
   text(): string {
-    return this.lines.map((l) => `${l}\n`).join('');
+    return Buffer.concat([...this.full, this.chunk.subarray(0, this.used)]).toString('utf8');
   }
 
   /** SHA-256 (hex) of {@link text}. */
   hash(): string {
-    return this.sha.copy().digest('hex');
+    return this.sha.copy().update(this.chunk.subarray(0, this.used)).digest('hex');
   }
 }
