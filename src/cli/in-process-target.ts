@@ -3,7 +3,7 @@ import type { WorldOptions } from '../config.js';
 import { dispatch } from '../http/dispatch.js';
 import { compileRoutes, type RouteTable } from '../http/router.js';
 import { ROUTES } from '../http/routes/index.js';
-import { parseBody, type Target } from '../sim/scenario/targets.js';
+import { parseBody, type Target, type TargetResponse } from '../sim/scenario/targets.js';
 import type { Json } from '../sim/scenario/types.js';
 import { createWorld, type World } from '../world.js';
 
@@ -15,7 +15,29 @@ let table: RouteTable | undefined;
 /** What crosses the wire: JSON text and back (drops `undefined`, turns non-finite numbers into null). */
 function wire(value: unknown): Json | undefined {
   if (value === undefined || value === null) return undefined;
-  return parseBody(typeof value === 'string' ? value : JSON.stringify(value));
+  if (typeof value === 'string') return parseBody(value);
+  const text = JSON.stringify(value);
+  return text === undefined ? undefined : parseBody(text);
+}
+
+/**
+ * An object answer as the runner sees it: the log writes `sent` as it is, and `body` (the answer's
+ * JSON round trip) is made on first read. The runner reads it within the same step, before the
+ * world can change the answer's objects.
+ */
+class ObjectResponse implements TargetResponse {
+  private parsed: Json | undefined;
+  private done = false;
+
+  constructor(readonly status: number, readonly sent: object) {}
+
+  get body(): Json | undefined {
+    if (!this.done) {
+      this.parsed = wire(this.sent);
+      this.done = true;
+    }
+    return this.parsed;
+  }
 }
 
 /**
@@ -41,6 +63,7 @@ export function inProcessTarget(): Target {
         ...(withBody ? { body: wire(req.body) } : {}), ip: '127.0.0.1',
       });
       world.sim.record({ method: req.method, path: req.path, status: res.status, principal: res.principal, routeId: res.routeId });
+      if (typeof res.body === 'object' && res.body !== null) return new ObjectResponse(res.status, res.body);
       return { status: res.status, body: wire(res.body) };
     },
     close: async () => {

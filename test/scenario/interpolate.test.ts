@@ -50,6 +50,23 @@ describe('scenario interpolation', () => {
     expect(() => interpolateString('${bob.id}', vars)).to.throw(StepInputError, `unknown variable 'bob' in "\${bob.id}" (known: alice, cup, n)`);
     expect(() => interpolateString('x ${cup.nope}', vars)).to.throw(StepInputError, `'\${cup.nope}' in "x \${cup.nope}": cup has no 'nope'`);
     expect(() => interpolateString('${ }', vars)).to.throw(StepInputError, 'bad interpolation');
+    expect(() => interpolateString('${cup..id}', vars)).to.throw(StepInputError, "bad path '.id' (empty segment)");
+    expect(() => interpolateString('${bob..id}', vars)).to.throw(StepInputError, `unknown variable 'bob' in "\${bob..id}"`);
+  });
+
+  it('gives the same answers when a string is seen again, with the variables as they are now', () => {
+    const now = new Map<string, Json>(vars);
+    for (let round = 0; round < 2; round++) {
+      expect(interpolateString('${cup.id}', now)).to.equal(round === 0 ? 'c-1' : 'c-2');
+      expect(interpolateString('id ${cup.id} of $${n} ${n}', now)).to.equal(round === 0 ? 'id c-1 of ${n} 7' : 'id c-2 of ${n} 8');
+      expect(() => interpolateString('x ${cup.nope}', now)).to.throw(StepInputError, `'\${cup.nope}' in "x \${cup.nope}": cup has no 'nope'`);
+      expect(() => interpolateString('${cup..id}', now)).to.throw(StepInputError, "bad path '.id' (empty segment)");
+      now.set('cup', { id: 'c-2' });
+      now.set('n', 8);
+    }
+    const path = parsePath('agents[0].id');
+    expect(parsePath('agents[0].id')).to.equal(path);
+    expect(Object.isFrozen(path)).to.equal(true);
   });
 });
 
@@ -69,5 +86,7 @@ describe('scenario step values', () => {
     expect(parseCallLine('GET /api/price?token=abc&chain=svm')).to.deep.equal({ method: 'GET', path: '/api/price', query: { token: 'abc', chain: 'svm' } });
     expect(parseCallLine('DELETE /api/x')).to.deep.equal({ method: 'DELETE', path: '/api/x', query: {} });
     expect(() => parseCallLine('get /x')).to.throw(StepInputError);
+    expect(() => parseCallLine('get /x')).to.throw(StepInputError);
+    expect(Object.isFrozen(parseCallLine('GET /api/price?token=abc').query)).to.equal(true);
   });
 });

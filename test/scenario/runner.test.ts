@@ -189,4 +189,19 @@ describe('scenario runner in-process', () => {
     ]), inProcessTarget());
     expect(r.ok, JSON.stringify(r.failure)).to.equal(true);
   });
+
+  it('reports a failing answer as plain status and body, the same body it matched, saved and logged', async () => {
+    const r = await runScenario(scenario([
+      { call: 'GET /api/health', save: { stamp: 'timestamp' } },
+      { call: 'GET /api/health', expect: { status: 200, body: { timestamp: '${stamp}', status: 'down' } } },
+    ]), inProcessTarget());
+    expect(r.ok).to.equal(false);
+    const response = r.failure!.response!;
+    expect(Object.keys(response)).to.deep.equal(['status', 'body']);
+    expect(response).to.deep.include({ status: 200 });
+    expect(response.body).to.include({ status: 'ok', timestamp: '2025-01-01T00:00:00.000Z' });
+    expect(JSON.parse(JSON.stringify(r.failure)).response).to.deep.equal(response);
+    const logged = JSON.parse(r.log.trim().split('\n').at(-1)!) as { response: { body: Json } };
+    expect(canonicalJson(logged.response.body)).to.equal(canonicalJson(response.body));
+  });
 });

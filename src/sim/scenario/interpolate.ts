@@ -4,8 +4,27 @@ import type { Json } from './types.js';
 /** A step could not be prepared (unknown variable, missing path); the step fails with this message. */
 export class StepInputError extends Error {}
 
-/** Splits `"agents[0].id"` or `"agents.0.id"` into segments; `""` is the root. */
-export function parsePath(path: string): (string | number)[] {
+/**
+ * A memo of a pure parse by its input string, for the few strings a scenario repeats on every step
+ * (`${cup.id}`, `POST /api/trade/execute`). Bounded: past `limit` entries it starts over.
+ */
+export function memoByText<T>(parse: (text: string) => T, limit = 10_000): (text: string) => T {
+  const memo = new Map<string, T>();
+  return (text) => {
+    let hit = memo.get(text);
+    if (hit === undefined && !memo.has(text)) {
+      hit = parse(text);
+      if (memo.size >= limit) memo.clear();
+      memo.set(text, hit);
+    }
+    return hit as T;
+  };
+}
+
+/** Splits `"agents[0].id"` or `"agents.0.id"` into segments; `""` is the root. The list is shared: do not change it. */
+export const parsePath: (path: string) => readonly (string | number)[] = memoByText((path) => Object.freeze(splitPath(path)));
+
+function splitPath(path: string): (string | number)[] {
   if (path === '') return [];
   const out: (string | number)[] = [];
   for (const part of path.split('.')) {
@@ -35,19 +54,51 @@ export type Vars = ReadonlyMap<string, Json>;
 const WHOLE = /^\$\{([^}]+)\}$/;
 const PART = /\$\$\{|\$\{([^}]*)\}/g;
 
-function lookup(expr: string, vars: Vars, source: string): Json {
+/** A parsed `${...}`: the variable and the path after it (`segments` null when the path does not parse), or `bad`. */
+type Reference = { expr: string; bad: true } | { expr: string; bad?: undefined; name: string; tail: string; segments: readonly (string | number)[] | null };
+
+const parseReference = memoByText((expr): Reference => {
   const m = /^([A-Za-z_][A-Za-z0-9_-]*)(.*)$/.exec(expr.trim());
-  if (!m) throw new StepInputError(`bad interpolation '\${${expr}}' in "${source}"`);
+  if (!m) return { expr, bad: true };
   const [, name, rest] = m;
-  if (!vars.has(name!)) {
+  const tail = rest!.startsWith('.') ? rest!.slice(1) : rest!;
+  let segments: readonly (string | number)[] | null;
+  try {
+    segments = parsePath(tail);
+  } catch {
+    segments = null;
+  }
+  return { expr, name: name!, tail, segments };
+});
+
+function lookup(ref: Reference, vars: Vars, source: string): Json {
+  if (ref.bad) throw new StepInputError(`bad interpolation '\${${ref.expr}}' in "${source}"`);
+  const { name, tail } = ref;
+  if (!vars.has(name)) {
     const known = [...vars.keys()].sort().join(', ') || 'none';
     throw new StepInputError(`unknown variable '${name}' in "${source}" (known: ${known})`);
   }
-  const tail = rest!.startsWith('.') ? rest!.slice(1) : rest!;
-  const hit = getPath(vars.get(name!), parsePath(tail));
-  if (!hit.found) throw new StepInputError(`'\${${expr}}' in "${source}": ${name} has no '${tail}'`);
+  const hit = getPath(vars.get(name), ref.segments ?? parsePath(tail)); // a bad path throws its own message here
+  if (!hit.found) throw new StepInputError(`'\${${ref.expr}}' in "${source}": ${name} has no '${tail}'`);
   return hit.value as Json;
 }
+
+/** A string with references: exactly one reference (the value itself), or text pieces and references. */
+type Template = { whole: Reference } | { pieces: readonly (string | Reference)[] };
+
+const parseTemplate = memoByText((s): Template => {
+  const whole = WHOLE.exec(s);
+  if (whole) return { whole: parseReference(whole[1]!) };
+  const pieces: (string | Reference)[] = [];
+  let last = 0;
+  for (const m of s.matchAll(PART)) {
+    if (m.index > last) pieces.push(s.slice(last, m.index));
+    pieces.push(m[0] === '$${' ? '${' : parseReference(m[1]!));
+    last = m.index + m[0].length;
+  }
+  if (last < s.length) pieces.push(s.slice(last));
+  return { pieces };
+});
 
 /**
  * Replaces `${name.path}` in one string. A string that is exactly one `${...}` becomes the value
@@ -56,13 +107,18 @@ function lookup(expr: string, vars: Vars, source: string): Json {
  */
 export function interpolateString(s: string, vars: Vars): Json {
   if (!s.includes('${')) return s;
-  const whole = WHOLE.exec(s);
-  if (whole) return lookup(whole[1]!, vars, s);
-  return s.replace(PART, (m, expr: string | undefined) => {
-    if (m === '$${') return '${';
-    const v = lookup(expr!, vars, s);
-    return typeof v === 'string' ? v : JSON.stringify(v);
-  });
+  const template = parseTemplate(s);
+  if ('whole' in template) return lookup(template.whole, vars, s);
+  let out = '';
+  for (const piece of template.pieces) {
+    if (typeof piece === 'string') {
+      out += piece;
+    } else {
+      const v = lookup(piece, vars, s);
+      out += typeof v === 'string' ? v : JSON.stringify(v);
+    }
+  }
+  return out;
 }
 
 /** Interpolates every string value (not object keys) of a JSON value; returns a fresh copy. */

@@ -57,8 +57,13 @@ export interface RunOptions {
 
 /** Thrown inside the runner to stop at a step. */
 class Stop extends Error {
-  constructor(readonly failure: Omit<StepFailure, 'at' | 'index' | 'verb'>) {
+  readonly failure: Omit<StepFailure, 'at' | 'index' | 'verb'>;
+
+  constructor(failure: Omit<StepFailure, 'at' | 'index' | 'verb'>) {
     super(failure.message);
+    // A plain copy: a target's response may compute its body lazily or carry the unserialised answer.
+    const { response } = failure;
+    this.failure = response ? { ...failure, response: { status: response.status, body: response.body } } : failure;
   }
 }
 
@@ -108,7 +113,8 @@ export async function runScenario(sc: Scenario, target: Target, options: RunOpti
       ...(req.body !== undefined ? { body: req.body } : {}),
     };
     const res = await target.send(req);
-    log.add({ at, request: logged, response: { status: res.status, ...(res.body !== undefined ? { body: res.body } : {}) } });
+    const body = res.sent ?? res.body;
+    log.add({ at, request: logged, response: { status: res.status, ...(body !== undefined ? { body } : {}) } });
     return { res, logged };
   };
   const setActor = (name: string, value: { key: string; id?: Json; userId?: Json }) => {
@@ -157,7 +163,11 @@ export async function runScenario(sc: Scenario, target: Target, options: RunOpti
       authKey = keys.get(raw.as);
       if (authKey === undefined) throw new Stop({ message: `unknown actor '${raw.as}' (known: ${[...keys.keys()].join(', ')})` });
     }
-    const step = { ...raw, ...interpolate({ call: raw.call, query: raw.query, headers: raw.headers, body: raw.body, expect: raw.expect }, vars) } as CallStep;
+    // The parts a request is made of, interpolated in this order (the first bad reference names the step's error).
+    const step: CallStep = {
+      call: interpolate(raw.call, vars), query: interpolate(raw.query, vars), headers: interpolate(raw.headers, vars),
+      body: interpolate(raw.body, vars), expect: interpolate(raw.expect, vars),
+    };
     const { res, logged } = await exchange(at, callRequest(step, authKey), raw.as);
     const mismatches: Mismatch[] = [];
     const statusProblem = statusOk(step.expect, res.status);

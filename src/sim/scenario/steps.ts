@@ -1,5 +1,5 @@
 // Step vocabulary -> requests: `call` as written, the other verbs as calls of the sim control API (/api/sim/*).
-import { StepInputError } from './interpolate.js';
+import { memoByText, StepInputError } from './interpolate.js';
 import type { TargetRequest } from './targets.js';
 import type { CallStep, FaultDef, Json, PriceOverride, Step } from './types.js';
 
@@ -17,14 +17,23 @@ export function parseDuration(v: number | string): number {
   return total;
 }
 
+/** A parsed call line (shared between the steps that repeat it: do not change it). */
+export interface CallLine {
+  readonly method: string;
+  readonly path: string;
+  readonly query: Readonly<Record<string, string>>;
+}
+
 /** Splits `"GET /api/x?a=1"` into method, path and query. */
-export function parseCallLine(line: string): { method: string; path: string; query: Record<string, string> } {
+export const parseCallLine: (line: string) => CallLine = memoByText((line) => Object.freeze(splitCallLine(line)));
+
+function splitCallLine(line: string): CallLine {
   const m = /^([A-Z]+) (\/\S*)$/.exec(line);
   if (!m) throw new StepInputError(`call must be "METHOD /path", got "${line}"`);
   const [, method, target] = m;
   const q = target!.indexOf('?');
   const path = q < 0 ? target! : target!.slice(0, q);
-  const query = q < 0 ? {} : Object.fromEntries(new URLSearchParams(target!.slice(q + 1)));
+  const query = Object.freeze(q < 0 ? {} : Object.fromEntries(new URLSearchParams(target!.slice(q + 1))));
   return { method: method!, path, query };
 }
 

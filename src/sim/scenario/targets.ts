@@ -18,6 +18,12 @@ export interface TargetRequest {
 export interface TargetResponse {
   status: number;
   body: Json | undefined;
+  /**
+   * Optional: the answer before it was serialised, a value whose JSON text `body` is (the in-process
+   * target's). The response log writes this value directly, so such a target can parse `body` only
+   * when the runner reads it.
+   */
+  sent?: unknown;
 }
 
 /**
