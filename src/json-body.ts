@@ -1,42 +1,10 @@
 // Request bodies of the common shapes (plain JSON, no body), read without koa-bodyparser's per-request machinery and with its exact results.
 import type { IncomingMessage } from 'node:http';
-import { createRequire } from 'node:module';
 import { StringDecoder } from 'node:string_decoder';
-
-/** koa-bodyparser's JSON parser (co-body) parses with @hapi/bourne: the very module it uses, so results and errors agree. */
-const bourne = createRequire(createRequire(import.meta.url).resolve('co-body'))('@hapi/bourne') as {
-  parse(text: string, options: { protoAction: 'error' }): unknown;
-};
-
-/** co-body's strict mode: a JSON body must be an object or an array. */
-const STRICT_JSON = /^[\x20\x09\x0a\x0d]*(\[|\{)/;
+import { parseJsonBody, statusError } from './http/body-text.js';
 
 /** The content types read here; any other (charsets, parameters, forms, upper case) goes to koa-bodyparser. */
 const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8']);
-
-/** An error koa-bodyparser would throw with this HTTP status. */
-function statusError(err: Error, status: number): Error {
-  return Object.assign(err, { status });
-}
-
-/**
- * co-body's strict JSON parse of a body's text (a leading BOM is dropped, as its decoder does): an
- * empty body is `{}`; anything but an object or an array, malformed JSON and `__proto__` keys
- * are errors with status 400.
- */
-export function parseJsonBody(text: string): unknown {
-  const str = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  try {
-    if (!str) return {};
-    if (!STRICT_JSON.test(str)) throw new SyntaxError('invalid JSON, only supports object and array');
-    // bourne scans for `__proto__` keys only when the text could spell one (literally or with \u
-    // escapes); without either, its answer is JSON.parse's.
-    if (!str.includes('proto') && !str.includes('\\u')) return JSON.parse(str);
-    return bourne.parse(str, { protoAction: 'error' });
-  } catch (err) {
-    throw statusError(err as Error, 400);
-  }
-}
 
 /**
  * The parsed body of a request in one of the shapes `compsim serve` sees all the time, with the

@@ -14,6 +14,7 @@ import { ROUTES } from './http/routes/index.js';
 import type { Principal } from './domain/model.js';
 import { createResponseChecker, type ResponseViolation } from './http/response-check.js';
 import { sharedJsonBytes } from './http/json-text.js';
+import { BODY_LIMIT_BYTES, INVALID_JSON_MESSAGE, LOAD_PATH, tooLargeError } from './http/body-text.js';
 import { readPlainBody } from './json-body.js';
 import { webMiddleware } from './web.js';
 
@@ -39,13 +40,8 @@ export interface ServerOptions {
 /** Maximum accepted request body. */
 export const BODY_LIMIT = '1mb';
 
-/** {@link BODY_LIMIT} in bytes (as koa-bodyparser reads it). */
-const BODY_LIMIT_BYTES = 1024 * 1024;
-
 /** Maximum body of `POST /api/sim/load` (a whole world document). */
 export const LOAD_BODY_LIMIT = '200mb';
-
-const LOAD_PATH = '/api/sim/load';
 
 let defaultTable: RouteTable | undefined;
 let noSimTable: RouteTable | undefined;
@@ -171,9 +167,9 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
     } catch (err) {
       const e = err as { status?: number; type?: string };
       const mapped = err instanceof HttpError ? err : e.status === 413 || e.type === 'entity.too.large'
-        ? new HttpError(413, `Request body too large (limit ${simApi && ctx.path === LOAD_PATH ? '200' : '1'} MB)`)
+        ? tooLargeError(simApi && ctx.path === LOAD_PATH)
         : e.status === 400 || e.type === 'entity.parse.failed'
-          ? new HttpError(400, 'Invalid JSON in request body')
+          ? new HttpError(400, INVALID_JSON_MESSAGE)
           : e.status === 415 ? new HttpError(415, 'Unsupported request body encoding') : err;
       const { status, body } = toErrorResponse(mapped, onBug);
       ctx.status = status;

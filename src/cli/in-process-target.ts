@@ -1,6 +1,9 @@
 // The in-process scenario target: a fresh world per scenario, requests through dispatch without sockets.
 import type { WorldOptions } from '../config.js';
+import type { Principal } from '../domain/model.js';
 import { dispatch } from '../http/dispatch.js';
+import { toErrorResponse } from '../http/envelope.js';
+import { LOAD_PATH, readBodyText } from '../http/body-text.js';
 import { compileRoutes, type RouteTable } from '../http/router.js';
 import { ROUTES } from '../http/routes/index.js';
 import { parseBody, type Target, type TargetResponse } from '../sim/scenario/targets.js';
@@ -11,6 +14,8 @@ import { createWorld, type World } from '../world.js';
 export const IN_PROCESS_ADMIN_KEY = '5ce0a10000000000_00000000000a10ce';
 
 let table: RouteTable | undefined;
+
+const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous' });
 
 /** What crosses the wire: JSON text and back (drops `undefined`, turns non-finite numbers into null). */
 function wire(value: unknown): Json | undefined {
@@ -57,10 +62,19 @@ export function inProcessTarget(): Target {
     async send(req) {
       if (!world) throw new Error('in-process target: begin() was not called');
       const withBody = req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD';
+      let body: unknown;
+      try {
+        // The JSON text the HTTP target would send, read as compsim serve reads it (limits, strict JSON, Content-Type).
+        if (withBody) body = readBodyText(JSON.stringify(req.body), req.headers['content-type'] ?? 'application/json', req.path === LOAD_PATH);
+      } catch (err) {
+        const refused = toErrorResponse(err);
+        world.sim.record({ method: req.method, path: req.path, status: refused.status, principal: ANONYMOUS, routeId: null });
+        return { status: refused.status, body: wire(refused.body) };
+      }
       const res = await dispatch(world, table!, {
         method: req.method, path: req.path, headers: { ...req.headers }, query: { ...req.query },
         // Koa's body parser gives {} for a request without a body; dispatch does the same for undefined.
-        ...(withBody ? { body: wire(req.body) } : {}), ip: '127.0.0.1',
+        ...(body !== undefined ? { body } : {}), ip: '127.0.0.1',
       });
       world.sim.record({ method: req.method, path: req.path, status: res.status, principal: res.principal, routeId: res.routeId });
       if (typeof res.body === 'object' && res.body !== null) return new ObjectResponse(res.status, res.body);

@@ -1,7 +1,8 @@
 // msw request handlers backed by a world: a bot's own tests call fetch('https://any.host/api/...') with no socket.
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { dispatch, type PlainRequest } from './dispatch.js';
-import { HttpError, toErrorResponse } from './envelope.js';
+import { LOAD_PATH, readBodyText } from './body-text.js';
+import { toErrorResponse } from './envelope.js';
 import type { HttpWorld, RouteDef } from './route.js';
 import { compileRoutes, type RouteTable } from './router.js';
 import { ROUTES } from './routes/index.js';
@@ -19,9 +20,6 @@ export interface MswOptions {
   onBug?: (err: unknown) => void;
 }
 
-/** Same limit as the HTTP server. */
-const BODY_LIMIT_BYTES = 1024 * 1024;
-
 let defaultTable: RouteTable | undefined;
 
 function queryOf(url: URL): Record<string, string | string[]> {
@@ -33,22 +31,10 @@ function queryOf(url: URL): Record<string, string | string[]> {
   return out;
 }
 
-/** Reads a JSON (or empty) body the way the Koa server does: bad JSON -> 400, over 1 MB -> 413. */
-async function bodyOf(request: Request): Promise<unknown> {
+/** Reads a body the way the Koa server does (see {@link readBodyText}). */
+async function bodyOf(request: Request, path: string, loadAllowed: boolean): Promise<unknown> {
   if (request.method === 'GET' || request.method === 'HEAD') return undefined;
-  const text = await request.text();
-  if (Buffer.byteLength(text, 'utf8') > BODY_LIMIT_BYTES) throw new HttpError(413, 'Request body too large (limit 1 MB)');
-  if (text.trim() === '') return undefined;
-  const type = request.headers.get('content-type') ?? '';
-  if (type !== '' && !type.includes('json')) {
-    if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
-    return undefined;
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new HttpError(400, 'Invalid JSON in request body');
-  }
+  return readBodyText(await request.text(), request.headers.get('content-type') ?? undefined, loadAllowed && path === LOAD_PATH);
 }
 
 /**
@@ -57,6 +43,7 @@ async function bodyOf(request: Request): Promise<unknown> {
  */
 export function handlers(world: HttpWorld, options: MswOptions = {}): HttpHandler[] {
   const table = options.routes ? compileRoutes(options.routes) : (defaultTable ??= compileRoutes(ROUTES));
+  const loadAllowed = (options.routes ?? ROUTES).some((r) => r.generation === 'sim');
   const base = (options.baseUrl ?? '*').replace(/\/+$/, '');
   const resolve = async ({ request }: { request: Request }) => {
     const url = new URL(request.url);
@@ -64,7 +51,7 @@ export function handlers(world: HttpWorld, options: MswOptions = {}): HttpHandle
     request.headers.forEach((v, k) => (headers[k] = v));
     let plain: PlainRequest;
     try {
-      plain = { method: request.method, path: url.pathname, headers, query: queryOf(url), body: await bodyOf(request) };
+      plain = { method: request.method, path: url.pathname, headers, query: queryOf(url), body: await bodyOf(request, url.pathname, loadAllowed) };
     } catch (err) {
       const { status, body } = toErrorResponse(err, options.onBug);
       return HttpResponse.json(body, { status });

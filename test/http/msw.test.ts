@@ -68,6 +68,24 @@ describe('msw handlers (compsim/msw)', () => {
     expect(await missing.json()).to.deep.equal({ success: false, error: 'Cannot GET /api/nowhere' });
   });
 
+  it('reads bodies as the server does: strict JSON, no __proto__ keys, other types unread, 200 MB for a world load', async () => {
+    const post = async (path: string, body: string, type = 'application/json') => {
+      const r = await fetch(`${BASE}${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': type }, body });
+      return { status: r.status, body: await r.json() as unknown };
+    };
+    const invalid = { status: 400, body: { success: false, error: 'Invalid JSON in request body' } };
+    for (const text of ['5', '"x"', 'null', '  ', '{"walletAddress":"0x1","__proto__":{"admin":true}}', '{"a":{"\\u005f_proto__":1}}']) {
+      expect(await post('/api/admin/users', text), text).to.deep.equal(invalid);
+    }
+    expect(await post('/api/admin/users', '{"walletAddress":"0x1"}', 'text/plain'))
+      .to.deep.equal({ status: 400, body: { success: false, error: 'Invalid request: walletAddress (required)' } });
+    expect(await post('/api/sim/load', JSON.stringify({ x: 'y'.repeat(1_100_000) })))
+      .to.deep.equal({ status: 400, body: { success: false, error: "Invalid world document: format must be 'compsim-world', got null" } });
+    expect(await post('/api/admin/users', JSON.stringify({ x: 'y'.repeat(1_100_000) })))
+      .to.deep.equal({ status: 413, body: { success: false, error: 'Request body too large (limit 1 MB)' } });
+    expect(await world.deps.store.read((tx) => tx.all('users'))).to.have.length(0);
+  });
+
   it('intercepts only its base URL; with no base URL it serves every origin', async () => {
     // A real local server answering a marker: reached only when msw does not intercept.
     const real = createHttpServer((_req, res) => res.end(JSON.stringify({ marker: 'real' }))).listen(0, '127.0.0.1');

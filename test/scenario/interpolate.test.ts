@@ -46,6 +46,13 @@ describe('scenario interpolation', () => {
     expect(interpolate({ '${n}': ['${n}', { x: 'id ${alice.id}' }], y: 3 }, vars)).to.deep.equal({ '${n}': [7, { x: 'id a-1' }], y: 3 });
   });
 
+  it('keeps a __proto__ key a member of the copy, as JSON.parse made it', () => {
+    const copy = interpolate(JSON.parse('{"__proto__":{"admin":"${n}"},"a":1}') as Json, vars) as Record<string, Json>;
+    expect(Object.getPrototypeOf(copy)).to.equal(Object.prototype);
+    expect(Object.keys(copy)).to.deep.equal(['__proto__', 'a']);
+    expect(JSON.stringify(copy)).to.equal('{"__proto__":{"admin":7},"a":1}');
+  });
+
   it('fails with the known names for an unknown variable, and names a missing path', () => {
     expect(() => interpolateString('${bob.id}', vars)).to.throw(StepInputError, `unknown variable 'bob' in "\${bob.id}" (known: alice, cup, n)`);
     expect(() => interpolateString('x ${cup.nope}', vars)).to.throw(StepInputError, `'\${cup.nope}' in "x \${cup.nope}": cup has no 'nope'`);

@@ -127,7 +127,11 @@ export function interpolate<T>(value: T, vars: Vars): T {
   if (Array.isArray(value)) return value.map((v: unknown) => interpolate(v, vars)) as T;
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = interpolate(v, vars);
+    for (const [k, v] of Object.entries(value)) {
+      // A `__proto__` key (JSON.parse makes it an own member) stays a member, as on the wire.
+      if (k === '__proto__') Object.defineProperty(out, k, { value: interpolate(v, vars), enumerable: true, writable: true, configurable: true });
+      else out[k] = interpolate(v, vars);
+    }
     return out as T;
   }
   return value;
