@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseRunArgs, runMain } from '../../src/cli/run.js';
 import { Progress } from '../../src/cli/run-output.js';
+import { runResult } from '../../src/sim/scenario/report.js';
 import type { ScenarioResult } from '../../src/sim/scenario/runner.js';
 import { UsageError } from '../../src/cli/args.js';
 import { ROOT, runToEnd, scratch, serveSim, SERVE_KEY } from './child.js';
@@ -157,5 +158,21 @@ describe('compsim run progress', () => {
     p.end(result);
     p.finish();
     expect(out).to.match(/^✓ a\.scenario\.json {2}2\/2 steps · 3 requests · \d+ ms · sha256 f{64}\n$/);
+  });
+});
+
+describe('compsim run results', () => {
+  it('leave the log out of the JSON result without building its text', () => {
+    let reads = 0;
+    const result = {
+      file: 'a.scenario.json', name: 'a', seed: 1, ok: true, steps: 1, stepsPassed: 1, requests: 1, hash: 'f'.repeat(64),
+      get log() {
+        reads += 1;
+        return 'line\n';
+      },
+    } as ScenarioResult;
+    const run = runResult('in-process', [result]);
+    expect(run.scenarios).to.deep.equal([{ file: 'a.scenario.json', name: 'a', seed: 1, ok: true, steps: 1, stepsPassed: 1, requests: 1, hash: 'f'.repeat(64) }]);
+    expect(reads).to.equal(0);
   });
 });

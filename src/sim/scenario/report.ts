@@ -126,7 +126,9 @@ export function runResult(target: string, results: readonly ScenarioResult[], re
   return {
     format: 'compsim-run', version: 1, target, ok: passed === results.length,
     summary: { scenarios: results.length, passed, failed: results.length - passed },
-    scenarios: results.map(({ log: _log, ...r }) => {
+    scenarios: results.map((result) => {
+      // Copied key by key: reading `log` would build the log's text only to drop it.
+      const r = Object.fromEntries(Object.keys(result).filter((k) => k !== 'log').map((k) => [k, result[k as keyof ScenarioResult]])) as Omit<ScenarioResult, 'log'>;
       const report = reports?.get(r.file);
       return report ? { ...r, report } : r;
     }),

@@ -38,7 +38,7 @@ export interface ScenarioResult {
   requests: number;
   /** SHA-256 of the response log. */
   hash: string;
-  /** The response log (canonical JSON lines). */
+  /** The response log (canonical JSON lines), made when first read. */
   log: string;
   failure?: StepFailure;
 }
@@ -246,9 +246,14 @@ export async function runScenario(sc: Scenario, target: Target, options: RunOpti
     }
   }
   if (options.afterSteps && adminKey !== '') await options.afterSteps(adminKey);
+  let text: string | undefined;
   const result: ScenarioResult = {
     file: sc.file, name: sc.name, ...(doc.description !== undefined ? { description: doc.description } : {}), seed: doc.seed,
-    ok: failure === undefined, steps: doc.steps.length, stepsPassed: passed, requests: log.size, hash: log.hash(), log: log.text(),
+    ok: failure === undefined, steps: doc.steps.length, stepsPassed: passed, requests: log.size, hash: log.hash(),
+    // Made on first read: a week's log is hundreds of MB, and most runs only need its hash.
+    get log() {
+      return (text ??= log.text());
+    },
     ...(failure ? { failure } : {}),
   };
   options.onEvent?.({ kind: 'done', result });
