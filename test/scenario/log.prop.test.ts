@@ -42,7 +42,7 @@ class Stamp {
  * secrets inside strings, lone surrogates.
  */
 const leaf = fc.oneof(
-  fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('Bearer aaaa_bbbb', 'k3yk3y', 'x aaaa_bbbb y k3y', '\u2028"\\', '\ud800', 'a\udc00b'),
+  fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('Bearer aaaa_bbbb', 'k3yk3y', 'x aaaa_bbbb y k3y', '\u2028"\\', '\ud800', 'a\udc00b', 'say q"t\n now'),
   fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.constantFrom(Number.NaN, -0, Number.POSITIVE_INFINITY),
   fc.constantFrom(() => 1, Symbol('s')), fc.integer({ min: 0, max: 20_000 }).map((d) => new Date(d * 86_400_000)), fc.nat(9).map((n) => new Stamp(n)),
   fc.constantFrom(Object(7), Object('k3y'), Object(false)),
@@ -62,6 +62,10 @@ describe('response log', () => {
       for (const s of SECRETS) log.redactKey(s);
       const entry = { at: 'steps[0]', request: { method: 'GET', path: '/x', body: v }, response: { status: 200, body: v } } as unknown as LogEntry;
       expect(log.add(entry)).to.equal(referenceCanonical(referenceRedact(roundTrip(entry), SECRETS)));
+      // A secret JSON escapes cannot be found in the written line: every string is checked.
+      const quoted = new ResponseLog();
+      for (const s of [...SECRETS, 'q"t\n']) quoted.redactKey(s);
+      expect(quoted.add(entry)).to.equal(referenceCanonical(referenceRedact(roundTrip(entry), [...SECRETS, 'q"t\n'])));
     }), { seed: 20261125, numRuns: 600 });
   });
 

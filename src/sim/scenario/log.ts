@@ -97,7 +97,10 @@ function wireText(input: unknown, key: string, secrets: readonly string[]): stri
     }
     return `${out}]`;
   }
-  if (value instanceof Number || value instanceof String || value instanceof Boolean) return wireText(value.valueOf(), key, secrets);
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null && (value instanceof Number || value instanceof String || value instanceof Boolean)) {
+    return wireText(value.valueOf(), key, secrets);
+  }
   const { sorted, prefix } = shapeOf(value);
   let out = '{';
   for (let i = 0; i < sorted.length; i++) {
@@ -126,6 +129,8 @@ export interface LogEntry {
   response: { status: number; body?: unknown };
 }
 
+const NO_SECRETS: readonly string[] = [];
+
 /** Size of the buffers the log's text is kept in. */
 const CHUNK_BYTES = 1 << 20;
 
@@ -138,6 +143,8 @@ const CHUNK_BYTES = 1 << 20;
  */
 export class ResponseLog {
   private readonly secrets: string[] = [];
+  /** Whether every secret is written by JSON as it is (then lines without one need no redaction pass). */
+  private plainSecrets = true;
   private readonly sha = createHash('sha256');
   /** Filled buffers (hashed), then the one being written. */
   private readonly full: Buffer[] = [];
@@ -147,12 +154,16 @@ export class ResponseLog {
 
   /** Adds a key to redact from every later entry. */
   redactKey(key: string): void {
-    if (key !== '' && !this.secrets.includes(key)) this.secrets.push(key);
+    if (key === '' || this.secrets.includes(key)) return;
+    this.secrets.push(key);
+    this.plainSecrets &&= !NEEDS_ESCAPE.test(key);
   }
 
   /** Appends one exchange; returns its line. */
   add(entry: LogEntry): string {
-    const line = wireText(entry, '', this.secrets)!;
+    let line = wireText(entry, '', this.plainSecrets ? NO_SECRETS : this.secrets)!;
+    // A secret JSON writes as it is shows in the line whenever a string value holds it.
+    if (this.plainSecrets && this.secrets.some((k) => line.includes(k))) line = wireText(entry, '', this.secrets)!;
     const most = line.length * 3 + 1; // UTF-8 bytes of a UTF-16 unit are at most 3, plus the newline
     if (this.used + most > this.chunk.length) {
       this.seal();

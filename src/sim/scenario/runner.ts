@@ -103,15 +103,14 @@ export async function runScenario(sc: Scenario, target: Target, options: RunOpti
   let adminKey = '';
 
   const exchange = async (at: string, req: TargetRequest, as: string | undefined): Promise<{ res: TargetResponse; logged: LogEntry['request'] }> => {
-    const headers = { ...req.headers };
-    if (as !== undefined) delete headers.authorization;
-    const logged: LogEntry['request'] = {
-      method: req.method, path: req.path,
-      ...(Object.keys(req.query).length > 0 ? { query: req.query } : {}),
-      ...(as !== undefined ? { as } : {}),
-      ...(Object.keys(headers).length > 0 ? { headers } : {}),
-      ...(req.body !== undefined ? { body: req.body } : {}),
-    };
+    // Logged as the actor's name, not its key; empty parts are left out.
+    const logged: LogEntry['request'] = { method: req.method, path: req.path };
+    if (Object.keys(req.query).length > 0) logged.query = req.query;
+    if (as !== undefined) logged.as = as;
+    let headers: Record<string, string> | undefined;
+    for (const [k, v] of Object.entries(req.headers)) if (as === undefined || k !== 'authorization') (headers ??= {})[k] = v;
+    if (headers !== undefined) logged.headers = headers;
+    if (req.body !== undefined) logged.body = req.body;
     const res = await target.send(req);
     const body = res.sent ?? res.body;
     log.add({ at, request: logged, response: { status: res.status, ...(body !== undefined ? { body } : {}) } });
