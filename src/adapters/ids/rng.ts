@@ -32,38 +32,44 @@ export function seedToUint32(seed: number | string): number {
   return (Math.trunc(seed) ^ Math.trunc(seed / 2 ** 32)) >>> 0;
 }
 
-/** sfc32 generator with explicit, serialisable state. */
+/**
+ * sfc32 generator with explicit, serialisable state. The four words live in a Uint32Array: as
+ * object fields, every word at or above 2^31 was a freshly allocated heap number on each draw.
+ */
 export class Sfc32 {
-  private a: number; private b: number; private c: number; private d: number;
+  private readonly s = new Uint32Array(4);
 
   constructor(seed: number | string) {
     let s = seedToUint32(seed);
-    const out: number[] = [];
     for (let i = 0; i < 4; i++) {
       const [v, n] = splitmix32(s);
-      out.push(v);
+      this.s[i] = v;
       s = n;
     }
-    [this.a, this.b, this.c, this.d] = out as [number, number, number, number];
     for (let i = 0; i < 12; i++) this.nextUint32(); // warm up
   }
 
   nextUint32(): number {
-    const t = (((this.a + this.b) >>> 0) + this.d) >>> 0;
-    this.d = (this.d + 1) >>> 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) >>> 0;
-    this.c = ((this.c << 21) | (this.c >>> 11)) >>> 0;
-    this.c = (this.c + t) >>> 0;
+    // Stores into the Uint32Array take each word modulo 2^32 (what `>>> 0` did).
+    const s = this.s;
+    const a = s[0]!;
+    const b = s[1]!;
+    const c = s[2]!;
+    const d = s[3]!;
+    const t = (((a + b) >>> 0) + d) >>> 0;
+    s[3] = d + 1;
+    s[0] = b ^ (b >>> 9);
+    s[1] = c + (c << 3);
+    s[2] = ((c << 21) | (c >>> 11)) + t;
     return t;
   }
 
   state(): number[] {
-    return [this.a >>> 0, this.b >>> 0, this.c >>> 0, this.d >>> 0];
+    return [this.s[0]!, this.s[1]!, this.s[2]!, this.s[3]!];
   }
 
   setState(s: number[]): void {
     if (!Array.isArray(s) || s.length !== 4 || !s.every((x) => Number.isInteger(x))) throw new Error('bad sfc32 state');
-    [this.a, this.b, this.c, this.d] = s.map((x) => x >>> 0) as [number, number, number, number];
+    for (let i = 0; i < 4; i++) this.s[i] = s[i]! >>> 0;
   }
 }

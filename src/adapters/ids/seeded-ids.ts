@@ -9,21 +9,14 @@ const HEX_CODES = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
 const DASH = '-'.charCodeAt(0);
 
 /**
- * One reusable buffer of character codes (ids are built synchronously, one at a time), read out as
- * one flat one-byte string: ids are stored in millions of rows, and a string built by concatenation
- * is a rope of several objects (about twice the memory). Latin-1 decoding of ASCII codes is the
- * cheapest way V8 offers to make such a string.
+ * Character codes of a uuid, reused (ids are built synchronously, one at a time) and turned into
+ * one flat one-byte string by String.fromCharCode: ids are stored in millions of rows, and a string
+ * built by concatenation is a rope of several objects (about twice the memory).
  */
-let codeBuffer = Buffer.alloc(64);
-
-/** The buffer, at least `n` bytes long. */
-function scratch(n: number): Buffer {
-  if (codeBuffer.length < n) codeBuffer = Buffer.alloc(n);
-  return codeBuffer;
-}
+const uuidCodes: number[] = new Array<number>(36).fill(0);
 
 /** Writes the two hex digits of `byte` at `at`; returns the next position. */
-function putHex(codes: Buffer, at: number, byte: number): number {
+function putHex(codes: number[], at: number, byte: number): number {
   codes[at] = HEX_CODES[byte >> 4]!;
   codes[at + 1] = HEX_CODES[byte & 15]!;
   return at + 2;
@@ -42,15 +35,15 @@ export class SeededIds implements Ids, AuxState {
   }
 
   hex(bytes: number): string {
-    const codes = scratch(2 * bytes);
+    const codes = new Array<number>(2 * bytes);
     let at = 0;
     for (let i = 0; i < bytes; i++) at = putHex(codes, at, this.rng.nextUint32() & 0xff);
-    return codes.toString('latin1', 0, at);
+    return String.fromCharCode.apply(null, codes);
   }
 
   uuid(): string {
     // Sixteen draws as hex, version nibble 4, variant nibble 8-b, dashes after 4, 6, 8 and 10 bytes.
-    const codes = scratch(36);
+    const codes = uuidCodes;
     let at = 0;
     for (let i = 0; i < 16; i++) {
       let b = this.rng.nextUint32() & 0xff;
@@ -59,7 +52,7 @@ export class SeededIds implements Ids, AuxState {
       if (i === 4 || i === 6 || i === 8 || i === 10) codes[at++] = DASH;
       at = putHex(codes, at, b);
     }
-    return codes.toString('latin1', 0, at);
+    return String.fromCharCode.apply(null, codes);
   }
 
   apiKey(): string {
