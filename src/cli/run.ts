@@ -65,9 +65,14 @@ function invalidResult(file: string, err: ScenarioError): ScenarioResult {
   };
 }
 
-/** A file-system-safe name for a scenario's log file. */
+/**
+ * A file-system-safe name for a scenario's log file: its path from the working directory with
+ * `__` between folders, `up` for each `..`, and never a leading dot (which would hide the file).
+ */
 export function logFileName(file: string): string {
-  return `${relative('.', file).replace(/\.scenario\.json$/, '').replace(/[^A-Za-z0-9._-]+/g, '__')}.jsonl`;
+  const parts = relative('.', file).replace(/\.scenario\.json$/, '').split(/[\\/]+/)
+    .filter((p) => p !== '' && p !== '.').map((p) => (p === '..' ? 'up' : p));
+  return `${parts.join('__').replace(/[^A-Za-z0-9._-]+/g, '__').replace(/^\.+/, '')}.jsonl`;
 }
 
 /** Runs `compsim run` with parsed arguments; resolves to the exit code. */

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { parseRunArgs, runMain } from '../../src/cli/run.js';
+import { logFileName, parseRunArgs, runMain } from '../../src/cli/run.js';
 import { Progress } from '../../src/cli/run-output.js';
 import { runResult } from '../../src/sim/scenario/report.js';
 import type { ScenarioResult } from '../../src/sim/scenario/runner.js';
@@ -162,6 +162,12 @@ describe('compsim run progress', () => {
 });
 
 describe('compsim run results', () => {
+  it('name log files after the scenario path, never as hidden files', () => {
+    expect(logFileName('scenarios/simulation/snapshots-leaderboard.scenario.json')).to.equal('scenarios__simulation__snapshots-leaderboard.jsonl');
+    expect(logFileName('../../tmp/week.scenario.json')).to.equal('up__up__tmp__week.jsonl');
+    expect(logFileName('./.hidden one.scenario.json')).to.equal('hidden__one.jsonl');
+  });
+
   it('leave the log out of the JSON result without building its text', () => {
     let reads = 0;
     const result = {
