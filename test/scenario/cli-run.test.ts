@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { logFileName, parseRunArgs, runMain } from '../../src/cli/run.js';
 import { Progress } from '../../src/cli/run-output.js';
 import { runResult } from '../../src/sim/scenario/report.js';
@@ -164,7 +164,8 @@ describe('compsim run progress', () => {
 describe('compsim run results', () => {
   it('name log files after the scenario path, never as hidden files', () => {
     expect(logFileName('scenarios/simulation/snapshots-leaderboard.scenario.json')).to.equal('scenarios__simulation__snapshots-leaderboard.jsonl');
-    expect(logFileName('../../tmp/week.scenario.json')).to.equal('up__up__tmp__week.jsonl');
+    expect(logFileName('../week.scenario.json')).to.equal('up__week.jsonl');
+    expect(logFileName(join('..', basename(process.cwd()), 'x', 'week.scenario.json'))).to.equal('x__week.jsonl');
     expect(logFileName('./.hidden one.scenario.json')).to.equal('hidden__one.jsonl');
   });
 
