@@ -14,7 +14,8 @@ import { ROUTES } from './http/routes/index.js';
 import type { Principal } from './domain/model.js';
 import { createResponseChecker, type ResponseViolation } from './http/response-check.js';
 import { sharedJsonBytes } from './http/json-text.js';
-import { BODY_LIMIT_BYTES, INVALID_JSON_MESSAGE, LOAD_PATH, tooLargeError } from './http/body-text.js';
+import { BODY_LIMIT, BODY_LIMIT_BYTES, INVALID_JSON_MESSAGE, LOAD_BODY_LIMIT, LOAD_PATH, tooLargeError } from './http/body-text.js';
+import { ANONYMOUS } from './domain/auth.js';
 import { readPlainBody } from './json-body.js';
 import { webMiddleware } from './web.js';
 
@@ -37,18 +38,13 @@ export interface ServerOptions {
   web?: boolean;
 }
 
-/** Maximum accepted request body. */
-export const BODY_LIMIT = '1mb';
-
-/** Maximum body of `POST /api/sim/load` (a whole world document). */
-export const LOAD_BODY_LIMIT = '200mb';
+export { BODY_LIMIT, LOAD_BODY_LIMIT } from './http/body-text.js';
 
 let defaultTable: RouteTable | undefined;
 let noSimTable: RouteTable | undefined;
 
 const wallDelay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous' });
 
 /** The `vary` module @koa/cors itself uses (for its error path, reproduced below). */
 const varyAppend = (createRequire(createRequire(import.meta.url).resolve('@koa/cors'))('vary') as { append(header: string, field: string): string }).append;

@@ -1,6 +1,6 @@
 // The in-process scenario target: a fresh world per scenario, requests through dispatch without sockets.
 import type { WorldOptions } from '../config.js';
-import type { Principal } from '../domain/model.js';
+import { ANONYMOUS } from '../domain/auth.js';
 import { dispatch } from '../http/dispatch.js';
 import { toErrorResponse } from '../http/envelope.js';
 import { LOAD_PATH, readBodyText } from '../http/body-text.js';
@@ -14,8 +14,6 @@ import { createWorld, type World } from '../world.js';
 export const IN_PROCESS_ADMIN_KEY = '5ce0a10000000000_00000000000a10ce';
 
 let table: RouteTable | undefined;
-
-const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous' });
 
 /** What crosses the wire: JSON text and back (drops `undefined`, turns non-finite numbers into null). */
 function wire(value: unknown): Json | undefined {

@@ -30,6 +30,9 @@ export function findAdminByKey(deps: Deps, tx: ReadTx<Tables>, key: string): Pro
   return byHash(deps, tx, 'admins', key);
 }
 
+/** The principal of a request no key was looked at for (public routes, requests refused before routing). */
+export const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous' });
+
 /**
  * Resolves the principal for an auth mode; throws the upstream 401/403 errors. `legacy` selects the
  * team generation's messages (legacy-only path prefixes). A deactivated team's key gets its 403 on

@@ -2,9 +2,11 @@
 import { createRequire } from 'node:module';
 import { HttpError } from './envelope.js';
 
-/** Largest request body `compsim serve` reads (koa-bodyparser's `1mb`). */
+/** Largest request body `compsim serve` reads, as koa-bodyparser's limit and in bytes. */
+export const BODY_LIMIT = '1mb';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
-/** Largest body of `POST /api/sim/load`, a whole world document (`200mb`). */
+/** Largest body of `POST /api/sim/load`, a whole world document. */
+export const LOAD_BODY_LIMIT = '200mb';
 export const LOAD_BODY_LIMIT_BYTES = 200 * 1024 * 1024;
 /** The one path with the larger limit (when the sim API is served). */
 export const LOAD_PATH = '/api/sim/load';

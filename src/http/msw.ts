@@ -1,5 +1,6 @@
 // msw request handlers backed by a world: a bot's own tests call fetch('https://any.host/api/...') with no socket.
 import { http, HttpResponse, type HttpHandler } from 'msw';
+import { ANONYMOUS } from '../domain/auth.js';
 import { dispatch, type PlainRequest } from './dispatch.js';
 import { LOAD_PATH, readBodyText } from './body-text.js';
 import { toErrorResponse } from './envelope.js';
@@ -53,7 +54,9 @@ export function handlers(world: HttpWorld, options: MswOptions = {}): HttpHandle
     try {
       plain = { method: request.method, path: url.pathname, headers, query: queryOf(url), body: await bodyOf(request, url.pathname, loadAllowed) };
     } catch (err) {
+      // Refused before routing, and journaled as the server journals it.
       const { status, body } = toErrorResponse(err, options.onBug);
+      world.sim?.record({ method: request.method, path: url.pathname, status, principal: ANONYMOUS, routeId: null });
       return HttpResponse.json(body, { status });
     }
     const res = await dispatch(world, table, plain, options.onBug);

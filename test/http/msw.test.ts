@@ -84,6 +84,9 @@ describe('msw handlers (compsim/msw)', () => {
     expect(await post('/api/admin/users', JSON.stringify({ x: 'y'.repeat(1_100_000) })))
       .to.deep.equal({ status: 413, body: { success: false, error: 'Request body too large (limit 1 MB)' } });
     expect(await world.deps.store.read((tx) => tx.all('users'))).to.have.length(0);
+    // Refused bodies are journaled like any answered request, as the server does.
+    const journal = await (await fetch(`${BASE}/api/sim/requests`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } })).json() as { requests: { path: string; status: number }[] };
+    expect(journal.requests.filter((r) => r.path === '/api/admin/users').map((r) => r.status)).to.deep.equal([400, 400, 400, 400, 400, 400, 400, 413]);
   });
 
   it('intercepts only its base URL; with no base URL it serves every origin', async () => {
