@@ -79,9 +79,12 @@ export function buildFeed(def: FeedDef, seed: number | string, defaultOrigin: nu
         const [chain, addr] = k.split(':');
         return [key(addr ?? '', chain as SpecificChain), [...pts].sort((x, y) => x[0] - y[0])] as const;
       }));
+      // Each catalogue token's tape, found once (a week's replay prices tokens a million times).
+      const byToken = new Map<CatalogueToken, { chain: SpecificChain; tape: [number, number][] | undefined }>();
       return (tok, chain, at) => {
-        const tape = tapes.get(key(tok.address, chain));
-        return tape ? interpolate(tape, at) : constantPrice({}, tok, chain);
+        let found = byToken.get(tok);
+        if (found === undefined || found.chain !== chain) byToken.set(tok, (found = { chain, tape: tapes.get(key(tok.address, chain)) }));
+        return found.tape ? interpolate(found.tape, at) : constantPrice({}, tok, chain);
       };
     }
     case 'randomWalk': {
