@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { renderHtml } from '../sim/scenario/report-html.js';
 import { collectReport, renderMarkdown, runResult, type ScenarioReport } from '../sim/scenario/report.js';
 import {
-  analyzeReplay, parseTapes, parseTrades, replayPlan, ReplayInputError, toCsv,
+  analyzeReplay, parseTapes, parseTrades, replayPlan, ReplayInputError, ReplayRecorder, toCsv,
   type ReplayBalance, type ReplayOptions, type ReplayOutcome, type ReplayPlan, type SnapshotRow, type Tapes,
 } from '../sim/scenario/replay.js';
 import { runScenario, type ScenarioResult } from '../sim/scenario/runner.js';
@@ -145,20 +145,23 @@ export async function runReplay(args: ReplayArgs, tapes: Tapes, slippage: Replay
   const doc = validateScenario(plan.doc, file);
   let snapshots: SnapshotRow[] = [];
   let report: ScenarioReport | null = null;
+  const recorder = new ReplayRecorder(plan);
   const result = await runScenario({ file, name: label, doc }, target, {
+    onExchange: recorder.observe,
     afterSteps: async (adminKey) => {
-      report = await collectReport(target, adminKey);
-      const comp = report.competitions.find((c) => c.name === 'Replay');
-      if (!comp) return;
-      const res = await target.send({ method: 'GET', path: `/api/admin/competition/${comp.id}/snapshots`, query: {}, headers: { authorization: `Bearer ${adminKey}` } });
-      snapshots = ((res.body as { snapshots?: SnapshotRow[] } | undefined)?.snapshots ?? []);
+      // The report reads the competition's snapshots anyway: the outcome takes them from there.
+      report = await collectReport(target, adminKey, {
+        onSnapshots: (c, rows) => {
+          if (c.name === 'Replay') snapshots = rows as unknown as SnapshotRow[];
+        },
+      });
     },
   });
   if (!result.ok) {
     const f = result.failure!;
     throw new ReplayInputError(`the replay stopped at ${f.at}: ${f.message}${f.response ? ` (${JSON.stringify(f.response.body)})` : ''}`);
   }
-  return { label, plan, result, outcome: analyzeReplay(plan, result.log, snapshots), report };
+  return { label, plan, result, outcome: analyzeReplay(plan, recorder, snapshots), report };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -2,10 +2,14 @@
 import { expect } from 'chai';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { inProcessTarget } from '../../src/cli/in-process-target.js';
+import { IN_PROCESS_ADMIN_KEY, inProcessTarget } from '../../src/cli/in-process-target.js';
+import { ADMIN_KEY_PLACEHOLDER } from '../../src/sim/scenario/log.js';
 import { parseReplayArgs, replayMain, runReplay } from '../../src/cli/replay.js';
 import { UsageError } from '../../src/cli/args.js';
 import { parseTapes, parseTrades, replayPlan, ReplayInputError, toCsv } from '../../src/sim/scenario/replay.js';
+import { runScenario } from '../../src/sim/scenario/runner.js';
+import { validateScenario } from '../../src/sim/scenario/schema.js';
+import type { Target } from '../../src/sim/scenario/targets.js';
 import { ROOT, runToEnd, scratch } from './child.js';
 
 const T0 = Date.UTC(2025, 5, 2, 12);
@@ -84,6 +88,38 @@ describe('compsim replay: runs', function () {
       [at(13, 10), 1, 'Al', 1500], [at(13, 10), 2, 'Bea', 1050],
     ]);
     expect(o.final.map((r) => [r.agent, r.value, r.pnl])).to.deep.equal([['Al', 1500, 500], ['Bea', 1050, 50]]);
+  });
+
+  it('reads the same outcome from answers with and without the unserialised value, and the runner reports every logged exchange', async () => {
+    const f = inputs(scratch('replay-answers'));
+    const args = parseReplayArgs(['--trades', f.trades, '--prices', f.tape, '--balances', f.balances, '--slippage', 'expected', '--interval', '30m']);
+    const tapes = parseTapes(readFileSync(f.tape, 'utf8'), f.tape);
+    const direct = await runReplay(args, tapes, 'expected', 'replay', inProcessTarget());
+    // A target whose answers carry only the parsed body (as the HTTP target's do).
+    const inner = inProcessTarget();
+    const seen: [string, number, unknown][] = [];
+    const bodyOnly: Target = {
+      label: 'body only', begin: (sc) => inner.begin(sc), close: () => inner.close(),
+      send: async (req) => {
+        const res = await inner.send(req);
+        return { status: res.status, body: res.body };
+      },
+    };
+    const parsed = await runReplay(args, tapes, 'expected', 'replay', bodyOnly);
+    expect(parsed.result.hash).to.equal(direct.result.hash);
+    expect(parsed.outcome).to.deep.equal(direct.outcome);
+    expect(direct.outcome.trades.filter((t) => t.accepted).map((t) => t.tradeAmountUsd)).to.deep.equal([500, 150]);
+    // onExchange: one call per log line, in order, with the line's position and answer.
+    const doc = replayPlan(parseTrades(readFileSync(f.trades, 'utf8'), f.trades), tapes, { seed: 1, slippage: 'none', intervalMs: 1_800_000, rules: 'lenient' }).doc;
+    const result = await runScenario({ file: 'r', name: 'r', doc: validateScenario(doc, 'r') }, inProcessTarget(), {
+      onExchange: (at, res) => seen.push([at, res.status, res.body]),
+    });
+    const lines = result.log.trim().split('\n').map((l) => JSON.parse(l) as { at: string; response: { status: number; body?: unknown } });
+    // The log differs only in redacting the admin key (the reset's answer holds it).
+    const redacted = (body: unknown) => JSON.parse(JSON.stringify(body).split(IN_PROCESS_ADMIN_KEY).join(ADMIN_KEY_PLACEHOLDER)) as unknown;
+    expect(seen.map(([at, status, body]) => ({ at, response: { status, ...(body !== undefined ? { body: redacted(body) } : {}) } })))
+      .to.deep.equal(lines.map((l) => ({ at: l.at, response: l.response })));
+    expect(seen.map(([at]) => at).slice(0, 4)).to.deep.equal(['reset', 'actors.agent1', 'actors.agent2', 'steps[0]']);
   });
 
   it('is reproducible, writes its files, and its scenario replays to the same hash with compsim run', async () => {

@@ -1,4 +1,5 @@
-// Replay: recorded trades + a price tape -> a scenario on the virtual clock, and the run's log -> leaderboards and balance histories.
+// Replay: recorded trades + a price tape -> a scenario on the virtual clock, and the run's answers -> leaderboards and balance histories.
+import type { TargetResponse } from './targets.js';
 import type { Json, ScenarioDoc, Step } from './types.js';
 
 /** One recorded trade (times in epoch ms; amounts as given). */
@@ -54,6 +55,7 @@ function toTrade(raw: Record<string, unknown>, where: string): ReplayTrade {
 
 /** Splits one CSV line (double quotes may enclose commas; `""` is a quote). */
 function csvCells(line: string): string[] {
+  if (!line.includes('"')) return line.split(',').map((c) => c.trim());
   const out: string[] = [];
   let cur = '';
   let quoted = false;
@@ -177,13 +179,14 @@ export function replayPlan(trades: readonly ReplayTrade[], tapes: Tapes, o: Repl
     steps.push({ call: 'GET /api/agent/balances', as: actorOf(i), query: { competitionId: '${comp.id}' }, expect: { status: 200 } });
   });
   const tradeSteps: number[] = [];
+  const actorByAgent = new Map(agents.map((name, i) => [name, actorOf(i)]));
   let now = start;
   for (const t of trades) {
     if (t.timestamp > now) steps.push({ setTime: iso((now = t.timestamp)) });
     const body: Record<string, Json> = { competitionId: '${comp.id}', fromToken: t.fromToken, toToken: t.toToken, amount: t.amount, reason: t.reason };
     for (const k of ['fromChain', 'toChain', 'fromSpecificChain', 'toSpecificChain'] as const) if (t[k] !== undefined) body[k] = t[k]!;
     tradeSteps.push(steps.length);
-    steps.push({ call: 'POST /api/trade/execute', as: actorOf(agents.indexOf(t.agent)), body, expect: { status: [200, 400, 403, 404] } });
+    steps.push({ call: 'POST /api/trade/execute', as: actorByAgent.get(t.agent)!, body, expect: { status: [200, 400, 403, 404] } });
   }
   steps.push({ setTime: iso(end) });
   steps.push({ call: 'POST /api/admin/competition/end', as: 'admin', body: { competitionId: '${comp.id}' }, expect: { status: 200 } });
@@ -219,41 +222,129 @@ export interface ReplayOutcome {
   final: (RankRow & { startValue: number; pnl: number })[];
 }
 
-type Entry = { at: string; request: { path: string }; response: { status: number; body?: Record<string, unknown> } };
+/** What the analysis keeps of one answer: its status and body (a trade's only with the fields read back). */
+export interface ReplayAnswer { status: number; body?: Record<string, unknown> }
 
-/** Reads the run's log and snapshots back into per-trade outcomes, balance histories and rankings. */
-export function analyzeReplay(plan: ReplayPlan, log: string, snapshots: readonly SnapshotRow[]): ReplayOutcome {
-  const entries = new Map<string, Entry>();
-  for (const line of log.split('\n')) {
-    if (line === '') continue;
-    const e = JSON.parse(line) as Entry;
-    entries.set(e.at, e);
+/** The fields of an executed trade the outcome reads. */
+const TRADE_FIELDS_READ = ['fromAmount', 'toAmount', 'tradeAmountUsd', 'fromTokenSymbol', 'toTokenSymbol'] as const;
+
+/** `v` as JSON carries it, when it is a plain scalar (a non-finite number is null); `undefined` for anything else. */
+function wireScalar(v: unknown): string | number | boolean | null | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  return typeof v === 'string' || typeof v === 'boolean' || v === null ? v : undefined;
+}
+
+/**
+ * The part of a trade answer the outcome reads: the error, and the transaction's amounts and
+ * symbols. Taken from the unserialised answer when the target has one and those are plain
+ * scalars (a week of trades is not serialised and parsed once more), else from the body.
+ */
+function tradeAnswer(res: TargetResponse): ReplayAnswer {
+  const sent = res.sent as { transaction?: Record<string, unknown>; error?: unknown } | undefined;
+  if (sent !== null && typeof sent === 'object' && !Array.isArray(sent) && Object.getPrototypeOf(sent) === Object.prototype) {
+    const tx = sent.transaction;
+    const error = wireScalar(sent.error);
+    if (tx === undefined && error !== undefined) return { status: res.status, body: { error } };
+    if (tx !== null && typeof tx === 'object' && Object.getPrototypeOf(tx) === Object.prototype && sent.error === undefined) {
+      const picked: Record<string, unknown> = {};
+      let plain = true;
+      for (const k of TRADE_FIELDS_READ) {
+        const v = wireScalar(tx[k]);
+        if (v === undefined && tx[k] !== undefined) plain = false;
+        else if (v !== undefined) picked[k] = v;
+      }
+      if (plain) return { status: res.status, body: { transaction: picked } };
+    }
   }
+  const body = res.body as Record<string, unknown> | undefined;
+  const tx = body?.transaction as Record<string, unknown> | undefined;
+  const kept: Record<string, unknown> = {};
+  if (body !== undefined && 'error' in body) kept.error = body.error;
+  if (tx !== undefined && tx !== null && typeof tx === 'object') kept.transaction = Object.fromEntries(TRADE_FIELDS_READ.map((k) => [k, tx[k]]));
+  return { status: res.status, ...(body !== undefined ? { body: kept } : {}) };
+}
+
+/** The answers a replay's analysis reads, by step index or actor name. */
+export interface ReplayAnswers {
+  step(index: number): ReplayAnswer | undefined;
+  actor(name: string): ReplayAnswer | undefined;
+}
+
+const TRADE = 1;
+const READ = 2;
+
+/**
+ * Collects, as a replay runs ({@link RunOptions.onExchange}), the answers its analysis reads: the
+ * actors' registrations, the starting balances and every trade. The rest of the run's answers are
+ * not kept, and nothing is parsed back from the response log.
+ */
+export class ReplayRecorder implements ReplayAnswers {
+  /** What each step's answer is to the analysis: {@link TRADE}, {@link READ} or 0 (not kept). */
+  private readonly kinds: Uint8Array;
+  private readonly steps: (ReplayAnswer | undefined)[];
+  private readonly actors = new Map<string, ReplayAnswer>();
+
+  constructor(plan: ReplayPlan) {
+    this.kinds = new Uint8Array(plan.doc.steps.length);
+    this.steps = new Array<ReplayAnswer | undefined>(plan.doc.steps.length);
+    for (const i of plan.tradeSteps) this.kinds[i] = TRADE;
+    for (const i of plan.balanceSteps) this.kinds[i] = READ;
+  }
+
+  step(index: number): ReplayAnswer | undefined {
+    return this.steps[index];
+  }
+
+  actor(name: string): ReplayAnswer | undefined {
+    return this.actors.get(name);
+  }
+
+  /** The runner's exchange hook (`at` is `steps[<i>]`, `actors.<name>` or `reset`). */
+  readonly observe = (at: string, res: TargetResponse): void => {
+    if (at.startsWith('actors.')) {
+      this.actors.set(at.slice('actors.'.length), plainAnswer(res));
+      return;
+    }
+    if (!at.startsWith('steps[')) return;
+    const i = Number(at.slice('steps['.length, -1));
+    const kind = this.kinds[i];
+    if (kind === TRADE) this.steps[i] = tradeAnswer(res);
+    else if (kind === READ) this.steps[i] = plainAnswer(res);
+  };
+}
+
+function plainAnswer(res: TargetResponse): ReplayAnswer {
+  const body = res.body;
+  return { status: res.status, ...(body !== null && typeof body === 'object' && !Array.isArray(body) ? { body } : {}) };
+}
+
+/** Reads the run's recorded answers and snapshots back into per-trade outcomes, balance histories and rankings. */
+export function analyzeReplay(plan: ReplayPlan, answers: ReplayAnswers, snapshots: readonly SnapshotRow[]): ReplayOutcome {
   const idToAgent = new Map<string, string>();
   plan.agents.forEach((name, i) => {
-    const body = entries.get(`actors.${actorOf(i)}`)?.response.body as { agent?: { id?: string } } | undefined;
+    const body = answers.actor(actorOf(i))?.body as { agent?: { id?: string } } | undefined;
     if (body?.agent?.id) idToAgent.set(body.agent.id, name);
   });
   const holdings = new Map<string, Map<string, { symbol: string; amount: number }>>();
   const keyOf = (token: string) => (token.startsWith('0x') ? token.toLowerCase() : token);
   plan.balanceSteps.forEach((step, i) => {
-    const rows = (entries.get(`steps[${step}]`)?.response.body?.balances ?? []) as { tokenAddress: string; symbol: string; amount: number }[];
+    const rows = (answers.step(step)?.body?.balances ?? []) as { tokenAddress: string; symbol: string; amount: number }[];
     holdings.set(plan.agents[i]!, new Map(rows.map((r) => [keyOf(r.tokenAddress), { symbol: r.symbol, amount: r.amount }])));
   });
   const trades: TradeOutcome[] = [];
   const balances: BalanceChange[] = [];
   plan.tradeSteps.forEach((step, i) => {
-    const e = entries.get(`steps[${step}]`);
+    const e = answers.step(step);
     const trade = plan.trades[i]!;
     const agent = trade.agent;
-    const body = e?.response.body;
+    const body = e?.body;
     const tx = body?.transaction as Record<string, unknown> | undefined;
-    const accepted = e?.response.status === 200 && tx !== undefined;
+    const accepted = e?.status === 200 && tx !== undefined;
     trades.push({
-      trade, status: e?.response.status ?? 0, accepted,
+      trade, status: e?.status ?? 0, accepted,
       toAmount: accepted ? Number(tx.toAmount) : null, tradeAmountUsd: accepted && typeof tx.tradeAmountUsd === 'number' ? tx.tradeAmountUsd : null,
       fromSymbol: accepted ? String(tx.fromTokenSymbol) : null, toSymbol: accepted ? String(tx.toTokenSymbol) : null,
-      error: accepted ? null : String(body?.error ?? `status ${e?.response.status ?? 'missing'}`),
+      error: accepted ? null : String(body?.error ?? `status ${e?.status ?? 'missing'}`),
     });
     if (!accepted) return;
     const held = holdings.get(agent)!;
@@ -283,8 +374,10 @@ export function analyzeReplay(plan: ReplayPlan, log: string, snapshots: readonly
     byTime.set(t, list);
   }
   const leaderboards: RankRow[] = [];
+  // Ties rank in order of first trade (an unknown agent id first, as indexOf's -1 did).
+  const order = new Map(plan.agents.map((name, i) => [name, i]));
   for (const t of [...byTime.keys()].sort((a, b) => a - b)) {
-    const ranked = byTime.get(t)!.sort((a, b) => b.value - a.value || plan.agents.indexOf(a.agent) - plan.agents.indexOf(b.agent));
+    const ranked = byTime.get(t)!.sort((a, b) => b.value - a.value || (order.get(a.agent) ?? -1) - (order.get(b.agent) ?? -1));
     ranked.forEach((r, i) => leaderboards.push({ timestamp: t, rank: i + 1, agent: r.agent, value: r.value }));
   }
   const lastT = leaderboards.length > 0 ? leaderboards[leaderboards.length - 1]!.timestamp : null;

@@ -67,7 +67,13 @@ export function thin(points: [number, number][], max = 600): [number, number][] 
   return out;
 }
 
-async function competitionReport(target: Target, adminKey: string, c: Body, problems: string[]): Promise<CompetitionReport> {
+/** Options of {@link collectReport}. */
+export interface CollectOptions {
+  /** Receives each competition's snapshot list as read (before it is thinned for the chart). */
+  onSnapshots?: (competition: { id: string; name: string }, snapshots: readonly Body[]) => void;
+}
+
+async function competitionReport(target: Target, adminKey: string, c: Body, problems: string[], options: CollectOptions): Promise<CompetitionReport> {
   const id = String(c.id);
   const rep: CompetitionReport = { id, name: String(c.name), status: String(c.status), series: [], leaderboard: [] };
   const names = new Map<string, string>();
@@ -87,6 +93,7 @@ async function competitionReport(target: Target, adminKey: string, c: Body, prob
     problems.push(`snapshots of ${rep.name}: GET answered ${res.status}`);
     return rep;
   }
+  options.onSnapshots?.({ id, name: rep.name }, snaps as Body[]);
   const byAgent = new Map<string, [number, number][]>();
   for (const s of snaps as Body[]) {
     const agentId = String(s.agentId);
@@ -99,7 +106,7 @@ async function competitionReport(target: Target, adminKey: string, c: Body, prob
 }
 
 /** Reads every active or ended competition with its snapshots and final leaderboard through the admin key. */
-export async function collectReport(target: Target, adminKey: string): Promise<ScenarioReport> {
+export async function collectReport(target: Target, adminKey: string, options: CollectOptions = {}): Promise<ScenarioReport> {
   const problems: string[] = [];
   const competitions: CompetitionReport[] = [];
   for (const status of ['active', 'ended']) {
@@ -111,7 +118,7 @@ export async function collectReport(target: Target, adminKey: string): Promise<S
     }
     for (const c of list) {
       try {
-        competitions.push(await competitionReport(target, adminKey, c, problems));
+        competitions.push(await competitionReport(target, adminKey, c, problems, options));
       } catch (err) {
         problems.push(`competition ${String(c.name)}: ${(err as Error).message}`);
       }

@@ -53,6 +53,11 @@ export interface RunOptions {
   onEvent?: (e: RunEvent) => void;
   /** Called after the steps (pass or fail) with the admin key, before the next scenario resets the target. */
   afterSteps?: (adminKey: string) => Promise<void>;
+  /**
+   * Called with every logged exchange as it happens (`at` as in the log: `reset`, `actors.alice`,
+   * `steps[3]`). Reading `response.body` here gives what the log holds, without parsing the log back.
+   */
+  onExchange?: (at: string, response: TargetResponse) => void;
 }
 
 /** Thrown inside the runner to stop at a step. */
@@ -114,6 +119,7 @@ export async function runScenario(sc: Scenario, target: Target, options: RunOpti
     const res = await target.send(req);
     const body = res.sent ?? res.body;
     log.add({ at, request: logged, response: { status: res.status, ...(body !== undefined ? { body } : {}) } });
+    options.onExchange?.(at, res);
     return { res, logged };
   };
   const setActor = (name: string, value: { key: string; id?: Json; userId?: Json }) => {
