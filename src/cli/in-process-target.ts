@@ -3,7 +3,7 @@ import type { WorldOptions } from '../config.js';
 import { ANONYMOUS } from '../domain/auth.js';
 import { dispatch } from '../http/dispatch.js';
 import { toErrorResponse } from '../http/envelope.js';
-import { LOAD_PATH, readBodyText } from '../http/body-text.js';
+import { BODY_LIMIT_BYTES, copyPlainBody, LOAD_PATH, NOT_PLAIN, readBodyText } from '../http/body-text.js';
 import { compileRoutes, type RouteTable } from '../http/router.js';
 import { ROUTES } from '../http/routes/index.js';
 import { parseBody, type Target, type TargetResponse } from '../sim/scenario/targets.js';
@@ -62,8 +62,14 @@ export function inProcessTarget(): Target {
       const withBody = req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD';
       let body: unknown;
       try {
-        // The JSON text the HTTP target would send, read as compsim serve reads it (limits, strict JSON, Content-Type).
-        if (withBody) body = readBodyText(JSON.stringify(req.body), req.headers['content-type'] ?? 'application/json', req.path === LOAD_PATH);
+        // The JSON text the HTTP target would send, read as compsim serve reads it (limits, strict JSON,
+        // Content-Type); plain JSON data sent as JSON is copied instead, with the same result.
+        if (withBody) {
+          const type = req.headers['content-type'];
+          const load = req.path === LOAD_PATH;
+          const copied = !load && (type === undefined || type === 'application/json') ? copyPlainBody(req.body, BODY_LIMIT_BYTES) : NOT_PLAIN;
+          body = copied !== NOT_PLAIN ? copied : readBodyText(JSON.stringify(req.body), type ?? 'application/json', load);
+        }
       } catch (err) {
         const refused = toErrorResponse(err);
         world.sim.record({ method: req.method, path: req.path, status: refused.status, principal: ANONYMOUS, routeId: null });

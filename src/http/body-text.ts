@@ -64,6 +64,74 @@ export function readJsonText(text: string, load: boolean): unknown {
   }
 }
 
+/** Marks a value {@link copyPlainBody} leaves to the text path. */
+export const NOT_PLAIN: unique symbol = Symbol('not plain JSON data');
+
+/** Nesting past which {@link copyPlainBody} leaves a value to the text path (dispatch refuses far less deep bodies). */
+const COPY_DEPTH = 300;
+
+/**
+ * What {@link readJsonText} returns for `JSON.stringify(value)`, made by copying instead of writing
+ * and parsing the text, for the bodies an in-process caller sends all the time: an object or an
+ * array of plain objects, arrays, strings, finite numbers, booleans and nulls, with no `__proto__`
+ * key and no `toJSON`, whose text is surely within `limit` bytes (an upper bound is kept). Returns
+ * {@link NOT_PLAIN} for anything else: a member JSON would drop or turn into null, a non-finite
+ * number, a non-plain object, a text that might be over the limit, a body that is not an object or
+ * an array. The copy has the parse's key order, and -0 becomes 0 as it does in the text.
+ */
+export function copyPlainBody(value: unknown, limit: number): unknown {
+  if (value === null || typeof value !== 'object') return NOT_PLAIN;
+  return copyValue(value, { left: limit }, 0);
+}
+
+function copyValue(v: unknown, budget: { left: number }, depth: number): unknown {
+  switch (typeof v) {
+    case 'string':
+      // Worst case: every UTF-16 unit escaped as \uXXXX, plus the quotes.
+      budget.left -= 6 * v.length + 2;
+      return budget.left < 0 ? NOT_PLAIN : v;
+    case 'number':
+      budget.left -= 25;
+      return !Number.isFinite(v) || budget.left < 0 ? NOT_PLAIN : v === 0 ? 0 : v;
+    case 'boolean':
+      budget.left -= 5;
+      return budget.left < 0 ? NOT_PLAIN : v;
+    case 'object':
+      break;
+    default:
+      return NOT_PLAIN;
+  }
+  if (v === null) {
+    budget.left -= 4;
+    return budget.left < 0 ? NOT_PLAIN : null;
+  }
+  if (depth >= COPY_DEPTH) return NOT_PLAIN;
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (Array.isArray(v)) {
+    if (proto !== Array.prototype) return NOT_PLAIN;
+    budget.left -= 2 + v.length;
+    const out = new Array<unknown>(v.length);
+    for (let i = 0; i < v.length; i++) {
+      const c = copyValue(v[i], budget, depth + 1);
+      if (c === NOT_PLAIN) return NOT_PLAIN;
+      out[i] = c;
+    }
+    return out;
+  }
+  if (proto !== Object.prototype && proto !== null) return NOT_PLAIN;
+  if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
+  budget.left -= 2;
+  const out: Record<string, unknown> = {};
+  for (const k in v) {
+    if (k === '__proto__') return NOT_PLAIN;
+    budget.left -= 6 * k.length + 4;
+    const c = copyValue((v as Record<string, unknown>)[k], budget, depth + 1);
+    if (c === NOT_PLAIN) return NOT_PLAIN;
+    out[k] = c;
+  }
+  return out;
+}
+
 /**
  * A request body's text with its `Content-Type` as `compsim serve` reads it, for callers without
  * a socket: JSON types by {@link readJsonText}, forms as forms (1 MB), other types not at all
