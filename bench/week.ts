@@ -1,12 +1,17 @@
-// Benchmark 3: a simulated week in-process (100 agents, a portfolio snapshot every 5 minutes, 200k trades), through the domain and through dispatch.
+// Benchmark 3: a simulated week in-process (100 agents, a portfolio snapshot every 5 minutes, 200k trades): through the domain, dispatch, the scenario runner and compsim replay.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { inProcessTarget } from '../src/cli/in-process-target.js';
+import { parseReplayArgs, runReplay } from '../src/cli/replay.js';
 import { dispatch } from '../src/http/dispatch.js';
 import { compileRoutes } from '../src/http/router.js';
 import { ROUTES } from '../src/http/routes/index.js';
 import { runScenario } from '../src/sim/scenario/runner.js';
+import { parseTapes } from '../src/sim/scenario/replay.js';
 import { parseScenario } from '../src/sim/scenario/schema.js';
-import { buildArena, tradeInput, runTrades, type Arena } from './lib/arena.js';
+import { buildArena, SOL, tradeInput, runTrades, USDC, type Arena } from './lib/arena.js';
 import { benchMain } from './lib/proc.js';
 import { ms, num, type BenchRow } from './lib/report.js';
 import { weekScenario } from './week-scenario.js';
@@ -93,12 +98,48 @@ async function scenarioWeek(agents: number, days: number, trades: number): Promi
   };
 }
 
-/** Rows 3 (domain), 3b (dispatch) and 3c (scenario runner). */
+/**
+ * The same week as recorded trades replayed by `compsim replay` (in-process): a CSV of `trades`
+ * trades by `agents` agents at even intervals over `days` days and an hourly SOL tape, timed from
+ * reading the files to the outcome (every trade's result, balance histories, the leaderboard at
+ * each of the snapshot rounds), as the command does before printing.
+ */
+async function recordedWeek(agents: number, days: number, trades: number): Promise<BenchRow> {
+  const dir = mkdtempSync(join(tmpdir(), 'compsim-bench-replay-'));
+  try {
+    const start = Date.parse(START);
+    const lines = ['timestamp,agent,fromToken,toToken,amount,reason'];
+    for (let i = 0; i < trades; i++) {
+      const buy = Math.floor(i / agents) % 2 === 0;
+      lines.push(`${start + Math.floor((i * days * DAY) / trades)},agent ${i % agents},${buy ? USDC : SOL},${buy ? SOL : USDC},${buy ? '15' : '0.1'},week`);
+    }
+    const tape = Array.from({ length: days * 24 + 2 }, (_, h) => [start + h * 3_600_000, 150 + 10 * Math.sin(h / 6)]);
+    writeFileSync(join(dir, 'trades.csv'), `${lines.join('\n')}\n`);
+    writeFileSync(join(dir, 'tape.json'), JSON.stringify({ [`svm:${SOL}`]: tape }));
+    const args = parseReplayArgs(['--trades', join(dir, 'trades.csv'), '--prices', join(dir, 'tape.json'), '--interval', '5m']);
+    const t0 = performance.now();
+    const run = await runReplay(args, parseTapes(readFileSync(join(dir, 'tape.json'), 'utf8'), 'tape.json'), args.slippage, 'replay', inProcessTarget());
+    const wallMs = performance.now() - t0;
+    const accepted = run.outcome.trades.filter((t) => t.accepted).length;
+    if (accepted !== trades) throw new Error(`replay accepted ${accepted} of ${trades} trades`);
+    return {
+      id: '3d', name: `week replay from recorded trades (compsim replay, in-process): ${num(trades)} trades by ${agents} agents over ${days} days, snapshot every 5 min`,
+      value: ms(wallMs), target: '<= 5 s', pass: wallMs <= 5000,
+      notes: `${num(run.result.requests)} requests (one clock step and one trade per recorded trade), `
+        + `${num(new Set(run.outcome.leaderboards.map((r) => r.timestamp)).size)} leaderboards, ${num(run.outcome.balances.length)} balance changes, log sha256 ${run.result.hash.slice(0, 12)}`,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Rows 3 (domain), 3b (dispatch), 3c (scenario runner) and 3d (compsim replay). */
 export async function week(agents = 100, days = 7, trades = 200_000): Promise<BenchRow[]> {
   const domain = await replay(agents, days, trades);
   const http = await replay(agents, days, trades, true);
   const runner = await scenarioWeek(agents, days, trades);
-  return [row('3', 'through the domain', domain, agents, days), row('3b', 'through dispatch (request path, no sockets)', http, agents, days), runner];
+  const recorded = await recordedWeek(agents, days, trades);
+  return [row('3', 'through the domain', domain, agents, days), row('3b', 'through dispatch (request path, no sockets)', http, agents, days), runner, recorded];
 }
 
 await benchMain(import.meta, async (args) => week(Number(args[0] ?? 100), Number(args[1] ?? 7), Number(args[2] ?? 200_000)));
