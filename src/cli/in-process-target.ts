@@ -76,7 +76,8 @@ export function inProcessTarget(): Target {
         return { status: refused.status, body: wire(refused.body) };
       }
       const res = await dispatch(world, table!, {
-        method: req.method, path: req.path, headers: { ...req.headers }, query: { ...req.query },
+        // dispatch copies headers and query itself (handlers never see the runner's objects).
+        method: req.method, path: req.path, headers: req.headers, query: req.query,
         // Koa's body parser gives {} for a request without a body; dispatch does the same for undefined.
         ...(body !== undefined ? { body } : {}), ip: '127.0.0.1',
       });

@@ -110,15 +110,18 @@ export async function runScenario(sc: Scenario, target: Target, options: RunOpti
   const exchange = async (at: string, req: TargetRequest, as: string | undefined): Promise<{ res: TargetResponse; logged: LogEntry['request'] }> => {
     // Logged as the actor's name, not its key; empty parts are left out.
     const logged: LogEntry['request'] = { method: req.method, path: req.path };
-    if (Object.keys(req.query).length > 0) logged.query = req.query;
+    for (const _ in req.query) {
+      logged.query = req.query;
+      break;
+    }
     if (as !== undefined) logged.as = as;
     let headers: Record<string, string> | undefined;
-    for (const [k, v] of Object.entries(req.headers)) if (as === undefined || k !== 'authorization') (headers ??= {})[k] = v;
+    for (const k in req.headers) if (as === undefined || k !== 'authorization') (headers ??= {})[k] = req.headers[k]!;
     if (headers !== undefined) logged.headers = headers;
     if (req.body !== undefined) logged.body = req.body;
     const res = await target.send(req);
     const body = res.sent ?? res.body;
-    log.add({ at, request: logged, response: { status: res.status, ...(body !== undefined ? { body } : {}) } });
+    log.add({ at, request: logged, response: body !== undefined ? { status: res.status, body } : { status: res.status } });
     options.onExchange?.(at, res);
     return { res, logged };
   };
