@@ -15,10 +15,15 @@ export const IN_PROCESS_ADMIN_KEY = '5ce0a10000000000_00000000000a10ce';
 
 let table: RouteTable | undefined;
 
-/** What crosses the wire: JSON text and back (drops `undefined`, turns non-finite numbers into null). */
+/**
+ * What crosses the wire: JSON text and back (drops `undefined`, turns non-finite numbers into null).
+ * Plain JSON data is copied instead, with the same result.
+ */
 function wire(value: unknown): Json | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return parseBody(value);
+  const copied = copyPlainBody(value, Infinity);
+  if (copied !== NOT_PLAIN) return copied as Json;
   const text = JSON.stringify(value);
   return text === undefined ? undefined : parseBody(text);
 }

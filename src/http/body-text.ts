@@ -71,8 +71,9 @@ export const NOT_PLAIN: unique symbol = Symbol('not plain JSON data');
 const COPY_DEPTH = 300;
 
 /**
- * What {@link readJsonText} returns for `JSON.stringify(value)`, made by copying instead of writing
- * and parsing the text, for the bodies an in-process caller sends all the time: an object or an
+ * What {@link readJsonText} (and, without a limit, `JSON.parse`) returns for `JSON.stringify(value)`,
+ * made by copying instead of writing and parsing the text, for the bodies an in-process caller sends
+ * and gets back all the time: an object or an
  * array of plain objects, arrays, strings, finite numbers, booleans and nulls, with no `__proto__`
  * key and no `toJSON`, whose text is surely within `limit` bytes (an upper bound is kept). Returns
  * {@link NOT_PLAIN} for anything else: a member JSON would drop or turn into null, a non-finite

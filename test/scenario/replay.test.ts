@@ -9,7 +9,7 @@ import { UsageError } from '../../src/cli/args.js';
 import { parseTapes, parseTrades, replayPlan, ReplayInputError, toCsv } from '../../src/sim/scenario/replay.js';
 import { runScenario } from '../../src/sim/scenario/runner.js';
 import { validateScenario } from '../../src/sim/scenario/schema.js';
-import type { Target } from '../../src/sim/scenario/targets.js';
+import { parseBody, type Target } from '../../src/sim/scenario/targets.js';
 import { ROOT, runToEnd, scratch } from './child.js';
 
 const T0 = Date.UTC(2025, 5, 2, 12);
@@ -90,19 +90,20 @@ describe('compsim replay: runs', function () {
     expect(o.final.map((r) => [r.agent, r.value, r.pnl])).to.deep.equal([['Al', 1500, 500], ['Bea', 1050, 50]]);
   });
 
-  it('reads the same outcome from answers with and without the unserialised value, and the runner reports every logged exchange', async () => {
+  it('reads the same outcome from copied answers as from answers parsed from their JSON text, and the runner reports every logged exchange', async () => {
     const f = inputs(scratch('replay-answers'));
     const args = parseReplayArgs(['--trades', f.trades, '--prices', f.tape, '--balances', f.balances, '--slippage', 'expected', '--interval', '30m']);
     const tapes = parseTapes(readFileSync(f.tape, 'utf8'), f.tape);
     const direct = await runReplay(args, tapes, 'expected', 'replay', inProcessTarget());
-    // A target whose answers carry only the parsed body (as the HTTP target's do).
+    // A target whose answers are parsed from their JSON text (as the HTTP target's are), not copied.
     const inner = inProcessTarget();
     const seen: [string, number, unknown][] = [];
     const bodyOnly: Target = {
       label: 'body only', begin: (sc) => inner.begin(sc), close: () => inner.close(),
       send: async (req) => {
         const res = await inner.send(req);
-        return { status: res.status, body: res.body };
+        const text = JSON.stringify(res.sent ?? res.body);
+        return { status: res.status, body: text === undefined ? undefined : parseBody(text) };
       },
     };
     const parsed = await runReplay(args, tapes, 'expected', 'replay', bodyOnly);

@@ -228,40 +228,19 @@ export interface ReplayAnswer { status: number; body?: Record<string, unknown> }
 /** The fields of an executed trade the outcome reads. */
 const TRADE_FIELDS_READ = ['fromAmount', 'toAmount', 'tradeAmountUsd', 'fromTokenSymbol', 'toTokenSymbol'] as const;
 
-/** `v` as JSON carries it, when it is a plain scalar (a non-finite number is null); `undefined` for anything else. */
-function wireScalar(v: unknown): string | number | boolean | null | undefined {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-  return typeof v === 'string' || typeof v === 'boolean' || v === null ? v : undefined;
-}
-
-/**
- * The part of a trade answer the outcome reads: the error, and the transaction's amounts and
- * symbols. Taken from the unserialised answer when the target has one and those are plain
- * scalars (a week of trades is not serialised and parsed once more), else from the body.
- */
+/** The part of a trade answer the outcome reads: the error, and the transaction's amounts and symbols. */
 function tradeAnswer(res: TargetResponse): ReplayAnswer {
-  const sent = res.sent as { transaction?: Record<string, unknown>; error?: unknown } | undefined;
-  if (sent !== null && typeof sent === 'object' && !Array.isArray(sent) && Object.getPrototypeOf(sent) === Object.prototype) {
-    const tx = sent.transaction;
-    const error = wireScalar(sent.error);
-    if (tx === undefined && error !== undefined) return { status: res.status, body: { error } };
-    if (tx !== null && typeof tx === 'object' && Object.getPrototypeOf(tx) === Object.prototype && sent.error === undefined) {
-      const picked: Record<string, unknown> = {};
-      let plain = true;
-      for (const k of TRADE_FIELDS_READ) {
-        const v = wireScalar(tx[k]);
-        if (v === undefined && tx[k] !== undefined) plain = false;
-        else if (v !== undefined) picked[k] = v;
-      }
-      if (plain) return { status: res.status, body: { transaction: picked } };
-    }
-  }
   const body = res.body as Record<string, unknown> | undefined;
-  const tx = body?.transaction as Record<string, unknown> | undefined;
+  if (body === undefined || body === null || typeof body !== 'object') return { status: res.status };
+  const tx = body.transaction as Record<string, unknown> | undefined;
   const kept: Record<string, unknown> = {};
-  if (body !== undefined && 'error' in body) kept.error = body.error;
-  if (tx !== undefined && tx !== null && typeof tx === 'object') kept.transaction = Object.fromEntries(TRADE_FIELDS_READ.map((k) => [k, tx[k]]));
-  return { status: res.status, ...(body !== undefined ? { body: kept } : {}) };
+  if ('error' in body) kept.error = body.error;
+  if (tx !== undefined && tx !== null && typeof tx === 'object') {
+    const picked: Record<string, unknown> = {};
+    for (const k of TRADE_FIELDS_READ) picked[k] = tx[k];
+    kept.transaction = picked;
+  }
+  return { status: res.status, body: kept };
 }
 
 /** The answers a replay's analysis reads, by step index or actor name. */
