@@ -102,7 +102,7 @@ export const ROW_SCHEMAS: { [K in keyof Tables]: RowSchema } = {
     id: str, competitionId: str, agentId: str, rank: num, score: num, pnl: num, startingValue: num, totalAgents: num, createdAt: time,
   }),
   trades: row<Trade>({
-    id: str, agentId: str, competitionId: str, fromToken: str, toToken: str, fromAmount: num, toAmount: num, price: num, tradeAmountUsd: num,
+    id: str, agentId: str, competitionId: str, fromToken: str, toToken: str, fromAmount: num, toAmount: num, tradeAmountUsd: num,
     toTokenSymbol: str, fromTokenSymbol: str, reason: str, timestamp: time, fromChain: str, toChain: str, fromSpecificChain: str,
     toSpecificChain: str, slippage: num, tradeType: oneOf(['simulated', 'spot_live']), txHash: strN, blockNumber: numN, protocol: strN,
   }, ['tradeType', 'txHash', 'blockNumber', 'protocol']),

@@ -61,7 +61,7 @@ export async function recordSwapTx(deps: Deps, tx: WriteTx<Tables>, comp: Compet
   if (toAmount > 0) await credit(deps, tx, rows, i.agentId, comp, i.toToken, toAmount, toPrice, now);
   return tx.insert('trades', {
     id: deps.ids.uuid(), agentId: i.agentId, competitionId: comp.id, fromToken: i.fromToken, toToken: i.toToken, fromAmount: amount, toAmount,
-    price: toAmount / amount, tradeAmountUsd, toTokenSymbol: toPrice.symbol, fromTokenSymbol: fromPrice.symbol, reason: SPOT_LIVE_REASON,
+    tradeAmountUsd, toTokenSymbol: toPrice.symbol, fromTokenSymbol: fromPrice.symbol, reason: SPOT_LIVE_REASON,
     timestamp: now, fromChain: chains.fromChain, toChain: chains.toChain, fromSpecificChain: fromPrice.specificChain,
     toSpecificChain: toPrice.specificChain, slippage: 0, tradeType: 'spot_live', txHash, blockNumber: i.blockNumber ?? null, protocol: i.protocol ?? null,
   });

@@ -206,7 +206,7 @@ export async function executeTrade(deps: Deps, principal: Principal, input: Exec
     if (toAmount > 0) await credit(deps, tx, rows, agentId, comp, to, toAmount, toPrice, now);
     const trade: Trade = {
       id: deps.ids.uuid(), agentId, competitionId: comp.id, fromToken: internToken(from), toToken: internToken(to), fromAmount: amount, toAmount,
-      price: toAmount === 0 ? 0 : toAmount / amount, tradeAmountUsd, toTokenSymbol: toPrice.symbol, fromTokenSymbol: fromPrice.symbol,
+      tradeAmountUsd, toTokenSymbol: toPrice.symbol, fromTokenSymbol: fromPrice.symbol,
       reason, timestamp: now, fromChain: chains.fromChain, toChain: chains.toChain,
       fromSpecificChain: fromPrice.specificChain, toSpecificChain: toPrice.specificChain, slippage,
     };

@@ -74,7 +74,7 @@ export async function insertTrade(s: TestServer, t: Pick<Trade, 'agentId' | 'com
   seq += 1;
   const row: Trade = {
     id: `00000000-0000-4000-8000-${seq.toString().padStart(12, '0')}`, fromToken: USDC_SVM, toToken: SOL, fromAmount: 100, toAmount: 0.5,
-    price: 0.005, tradeAmountUsd: 100, fromTokenSymbol: 'USDC', toTokenSymbol: 'SOL', reason: 'test', timestamp: s.world.deps.clock.now(),
+    tradeAmountUsd: 100, fromTokenSymbol: 'USDC', toTokenSymbol: 'SOL', reason: 'test', timestamp: s.world.deps.clock.now(),
     fromChain: 'svm', toChain: 'svm', fromSpecificChain: 'svm', toSpecificChain: 'svm', slippage: 0, ...t,
   };
   return s.world.deps.store.transact((tx) => tx.insert('trades', row));

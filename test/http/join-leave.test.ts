@@ -228,7 +228,7 @@ describe('DELETE /api/competitions/{competitionId}/agents/{agentId}', () => {
     const other = await createAgent(s, ADMIN_KEY, 'Stayer');
     const cid = await startWith('Live Cup', a.agentId, other.agentId);
     const trade: Trade = {
-      id: 'trade-1', agentId: a.agentId, competitionId: cid, fromToken: 'x', toToken: 'y', fromAmount: 1, toAmount: 2, price: 2,
+      id: 'trade-1', agentId: a.agentId, competitionId: cid, fromToken: 'x', toToken: 'y', fromAmount: 1, toAmount: 2,
       tradeAmountUsd: 1, toTokenSymbol: 'Y', fromTokenSymbol: 'X', reason: 'test', timestamp: T0, fromChain: 'svm', toChain: 'svm',
       fromSpecificChain: 'svm', toSpecificChain: 'svm', slippage: 0,
     };

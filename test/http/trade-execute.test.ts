@@ -40,6 +40,32 @@ describe('POST /api/trade/execute', () => {
       ]);
     });
 
+    it('derives price from the stored amounts: rows carry none, every trade list and older documents agree', async () => {
+      // Slippage makes toAmount a fraction with a long expansion, so a rounded or stale price would show.
+      const b = await startArena(usdcOnly(1000), 1, { slippage: 'upstream' });
+      try {
+        const res = await b.trade({ fromToken: TOK.SVM_USDC, toToken: TOK.SOL, amount: '7' });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        const t = res.body.transaction;
+        expect(t.toAmount).to.not.equal(7 / 150);
+        expect(t.price).to.equal(t.toAmount / 7);
+        const [row] = await b.s.world.deps.store.read((tx) => tx.find('trades', 'competition', b.competitionId));
+        expect(row).to.not.have.property('price');
+        expect(row).to.include({ fromAmount: 7, toAmount: t.toAmount });
+        const listed = await b.s.call('GET', '/api/agent/trades', { key: b.agents[0]!.apiKey });
+        expect(listed.body.trades.map((x: { price: number }) => x.price)).to.deep.equal([t.price]);
+        // A document written before price was derived stores it; loading it still works and answers the same.
+        const dump = (await b.s.call('GET', '/api/sim/dump', { key: ADMIN_KEY })).body;
+        dump.tables.trades[0].price = t.price;
+        const loaded = await b.s.call('POST', '/api/sim/load', { key: ADMIN_KEY, body: dump });
+        expect(loaded.status, JSON.stringify(loaded.body)).to.equal(200);
+        const again = await b.s.call('GET', '/api/agent/trades', { key: b.agents[0]!.apiKey });
+        expect(again.body.trades).to.deep.equal(listed.body.trades);
+      } finally {
+        await b.s.close();
+      }
+    });
+
     it('parses amounts like upstream: numbers and "100abc" (= 100) are accepted', async () => {
       expect((await a.trade({ fromToken: TOK.SVM_USDC, toToken: TOK.SOL, amount: 15 })).body.transaction.fromAmount).to.equal(15);
       expect((await a.trade({ fromToken: TOK.SVM_USDC, toToken: TOK.SOL, amount: '100abc' })).body.transaction.fromAmount).to.equal(100);

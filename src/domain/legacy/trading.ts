@@ -66,7 +66,7 @@ export async function executeLegacyTrade(deps: Deps, agentId: string, input: Exe
     if (toAmount > 0) await credit(deps, tx, rows, agentId, comp, to, toAmount, toPrice, now);
     const trade = await tx.insert('trades', {
       id: deps.ids.uuid(), agentId, competitionId: comp.id, fromToken: from, toToken: to, fromAmount: amount, toAmount,
-      price: toAmount === 0 ? 0 : toAmount / amount, tradeAmountUsd, toTokenSymbol: toPrice.symbol, fromTokenSymbol: fromPrice.symbol,
+      tradeAmountUsd, toTokenSymbol: toPrice.symbol, fromTokenSymbol: fromPrice.symbol,
       reason: input.reason as string, timestamp: now, fromChain: chains.fromChain, toChain: chains.toChain,
       fromSpecificChain: fromPrice.specificChain, toSpecificChain: toPrice.specificChain, slippage,
     });

@@ -4,7 +4,7 @@ import { parentChain, type Account } from '../../domain/legacy/accounts.js';
 import { legacyStatusOf } from '../../domain/legacy/competition.js';
 import type { TeamView } from '../../domain/legacy/teams.js';
 import type { LegacyLeaderboardView, LegacyRanked, LegacyStatusView } from '../../domain/legacy/views.js';
-import type { Agent, Balance, Competition, Trade } from '../../domain/model.js';
+import { tradePrice, type Agent, type Balance, type Competition, type Trade } from '../../domain/model.js';
 import { iso } from './time.js';
 
 /** A competition as the team era showed it; `allowCrossChainTrading` is true iff the type is `allow`. */
@@ -56,7 +56,7 @@ export function apiTeamStatus(a: Agent) {
 export function apiLegacyTrade(t: Trade, inHistory = false) {
   return {
     id: t.id, timestamp: iso(t.timestamp), fromToken: t.fromToken, toToken: t.toToken, fromAmount: t.fromAmount, toAmount: t.toAmount,
-    price: t.price, success: true, teamId: t.agentId, competitionId: t.competitionId, reason: t.reason, fromChain: t.fromChain,
+    price: tradePrice(t), success: true, teamId: t.agentId, competitionId: t.competitionId, reason: t.reason, fromChain: t.fromChain,
     toChain: t.toChain, fromSpecificChain: t.fromSpecificChain, toSpecificChain: t.toSpecificChain, ...(inHistory ? { error: null } : {}),
   };
 }

@@ -1,13 +1,13 @@
 // Wire shapes of trades and balances (upstream's row fields, in table order).
 import type { PricedBalance } from '../../domain/holdings.js';
-import type { Agent, Trade } from '../../domain/model.js';
+import { tradePrice, type Agent, type Trade } from '../../domain/model.js';
 import { iso } from './time.js';
 
 /** A full trade row as upstream returns it (execute `transaction`, agent trade lists). */
 export function apiTrade(t: Trade) {
   return {
     id: t.id, agentId: t.agentId, competitionId: t.competitionId, fromToken: t.fromToken, toToken: t.toToken,
-    fromAmount: t.fromAmount, toAmount: t.toAmount, price: t.price, tradeAmountUsd: t.tradeAmountUsd,
+    fromAmount: t.fromAmount, toAmount: t.toAmount, price: tradePrice(t), tradeAmountUsd: t.tradeAmountUsd,
     toTokenSymbol: t.toTokenSymbol, fromTokenSymbol: t.fromTokenSymbol, success: true, error: null, reason: t.reason,
     timestamp: iso(t.timestamp), fromChain: t.fromChain, toChain: t.toChain, fromSpecificChain: t.fromSpecificChain,
     toSpecificChain: t.toSpecificChain, tradeType: t.tradeType ?? 'simulated', txHash: t.txHash ?? null, blockNumber: t.blockNumber ?? null,
