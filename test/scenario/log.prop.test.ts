@@ -22,6 +22,15 @@ function referenceCanonical(value: unknown): string {
 
 const SECRETS = ['aaaa_bbbb', 'k3y'];
 
+/** Adds `entry` to `log` and returns the line it wrote (lines hold no raw newline: JSON escapes them). */
+function addLine(log: ResponseLog, entry: LogEntry): string {
+  const before = log.text().length;
+  log.add(entry);
+  const text = log.text();
+  expect(text.endsWith('\n')).to.equal(true);
+  return text.slice(before, -1);
+}
+
 /** What a value becomes on the wire (what the in-process target's answers go through); `undefined` when JSON has no text for it. */
 function roundTrip(value: unknown): unknown {
   const text = JSON.stringify(value);
@@ -42,7 +51,9 @@ class Stamp {
  * secrets inside strings, lone surrogates.
  */
 const leaf = fc.oneof(
-  fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('Bearer aaaa_bbbb', 'k3yk3y', 'x aaaa_bbbb y k3y', '\u2028"\\', '\ud800', 'a\udc00b', 'say q"t\n now'),
+  fc.string(), fc.string({ unit: 'binary' }), fc.string({ minLength: 20, maxLength: 40 }), fc.string({ unit: 'binary', minLength: 20, maxLength: 40 }),
+  fc.constantFrom(`${'x'.repeat(24)}"`, `${'y'.repeat(30)}\\`, `${'z'.repeat(23)}\u007f`, 'é'.repeat(30), `${'w'.repeat(26)}\n`, `token aaaa_bbbb ${'v'.repeat(20)}`),
+  fc.constantFrom('Bearer aaaa_bbbb', 'k3yk3y', 'x aaaa_bbbb y k3y', '\u2028"\\', '\ud800', 'a\udc00b', 'say q"t\n now'),
   fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.constantFrom(Number.NaN, -0, Number.POSITIVE_INFINITY),
   fc.constantFrom(() => 1, Symbol('s')), fc.integer({ min: 0, max: 20_000 }).map((d) => new Date(d * 86_400_000)), fc.nat(9).map((n) => new Stamp(n)),
   fc.constantFrom(Object(7), Object('k3y'), Object(false)),
@@ -61,12 +72,43 @@ describe('response log', () => {
       const log = new ResponseLog();
       for (const s of SECRETS) log.redactKey(s);
       const entry = { at: 'steps[0]', request: { method: 'GET', path: '/x', body: v }, response: { status: 200, body: v } } as unknown as LogEntry;
-      expect(log.add(entry)).to.equal(referenceCanonical(referenceRedact(roundTrip(entry), SECRETS)));
+      expect(addLine(log, entry)).to.equal(referenceCanonical(referenceRedact(roundTrip(entry), SECRETS)));
       // A secret JSON escapes cannot be found in the written line: every string is checked.
       const quoted = new ResponseLog();
       for (const s of [...SECRETS, 'q"t\n']) quoted.redactKey(s);
-      expect(quoted.add(entry)).to.equal(referenceCanonical(referenceRedact(roundTrip(entry), [...SECRETS, 'q"t\n'])));
+      expect(addLine(quoted, entry)).to.equal(referenceCanonical(referenceRedact(roundTrip(entry), [...SECRETS, 'q"t\n'])));
     }), { seed: 20261125, numRuns: 600 });
+  });
+
+  it('keeps whole lines and the hash when lines cross small buffers, members are dropped at the edge or an entry throws', () => {
+    /** A toJSON that throws: the entry it is in must leave no trace. */
+    const boom = { toJSON: () => { throw new Error('boom'); } };
+    const member = fc.oneof(value, fc.constant(undefined), fc.constant(boom));
+    const entries = fc.array(fc.dictionary(fc.constantFrom('a', 'm', 'z', 'zz', 'é'), member, { maxKeys: 4 }), { minLength: 1, maxLength: 12 });
+    fc.assert(fc.property(fc.integer({ min: 1, max: 96 }), entries, (chunkBytes, bodies) => {
+      const log = new ResponseLog(chunkBytes);
+      for (const s of SECRETS) log.redactKey(s);
+      const expected: string[] = [];
+      for (const [i, body] of bodies.entries()) {
+        const entry = { at: `steps[${i}]`, request: { method: 'POST', path: '/p', body }, response: { status: 200, body: { tail: undefined, ...body } } } as unknown as LogEntry;
+        let ref: string | undefined;
+        try {
+          ref = referenceCanonical(referenceRedact(roundTrip(entry), SECRETS));
+        } catch {
+          ref = undefined;
+        }
+        if (ref === undefined) {
+          expect(() => log.add(entry)).to.throw('boom');
+        } else {
+          log.add(entry);
+          expected.push(`${ref}\n`);
+        }
+        expect(log.size).to.equal(expected.length);
+      }
+      const text = log.text();
+      expect(text).to.equal(expected.join(''));
+      expect(log.hash()).to.equal(createHash('sha256').update(text).digest('hex'));
+    }), { seed: 20261123, numRuns: 400 });
   });
 
   it('writes the same text for the same shape seen again, and for many shapes past its memo limits', () => {
@@ -96,7 +138,9 @@ describe('response log', () => {
     const big = 'é€😀'.repeat(200_000);
     for (let i = 0; i < 3000; i++) {
       const body = i === 1500 ? { big } : { i, text: 'x'.repeat(i % 997), note: i % 2 === 0 ? 'ÿ€😀' : 'plain' };
-      lines.push(log.add({ at: `steps[${i}]`, request: { method: 'POST', path: '/p' }, response: { status: 200, body } }));
+      const entry: LogEntry = { at: `steps[${i}]`, request: { method: 'POST', path: '/p' }, response: { status: 200, body } };
+      log.add(entry);
+      lines.push(referenceCanonical(roundTrip(entry)));
       if (i % 700 === 0) expect(log.hash()).to.equal(createHash('sha256').update(log.text()).digest('hex'));
     }
     const text = log.text();

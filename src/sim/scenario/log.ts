@@ -5,18 +5,11 @@ import type { Json } from './types.js';
 /** Text put in place of the admin key, which may differ between targets. */
 export const ADMIN_KEY_PLACEHOLDER = '<admin-key>';
 
-/** Characters JSON.stringify escapes in a string (lone surrogates included); without them the text is the string in quotes. */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-function quote(s: string): string {
-  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
-}
-
-/** An object's own key list with its sorted order and each sorted key's `"key":` text. */
+/** An object's own key list, its sorted order and each sorted key's `"key":` as UTF-8 bytes. */
 interface Shape {
   keys: readonly string[];
   sorted: readonly string[];
-  prefix: readonly string[];
+  prefix: readonly Uint8Array[];
 }
 
 /**
@@ -41,7 +34,7 @@ function shapeOf(value: object): Shape {
   let list = shapes.get(first);
   if (list !== undefined) for (const shape of list) if (sameKeys(shape.keys, keys)) return shape;
   const sorted = keys.slice().sort();
-  const shape: Shape = { keys, sorted, prefix: sorted.map((k) => `${quote(k)}:`) };
+  const shape: Shape = { keys, sorted, prefix: sorted.map((k) => new Uint8Array(Buffer.from(`${JSON.stringify(k)}:`))) };
   if (shapeCount >= SHAPE_LIMIT) {
     shapes.clear();
     shapeCount = 0;
@@ -62,54 +55,184 @@ function redactText(value: string, secrets: readonly string[]): string {
   return out;
 }
 
+const QUOTE = 0x22;
+/** Strings JSON writes as they are, in one byte per character: printable ASCII but the quote and the backslash. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7f]*$/;
+/** Length from which a string is checked by a regular expression and copied natively rather than byte by byte. */
+const NATIVE_FROM = 24;
+const COMMA = 0x2c;
+
 /**
- * The canonical text of what `value` becomes on the wire, i.e. of `JSON.parse(JSON.stringify(value))`,
- * with string values redacted (keys are kept as they are); `undefined` where JSON.stringify leaves
- * the value out. One pass and no copy: `toJSON` is called with the same key, boxed primitives are
- * unwrapped, non-finite numbers are null, and members that are undefined, functions or symbols are
- * dropped (null inside arrays, holes too).
+ * Writes canonical JSON as UTF-8 straight into a buffer: what `value` becomes on the wire, i.e.
+ * `JSON.parse(JSON.stringify(value))`, with object keys sorted at every level, no whitespace and
+ * string values redacted (keys are kept as they are). One pass, with no copy of the value and no
+ * text of the line as a string: `toJSON` is called with the same key, boxed primitives are unwrapped,
+ * non-finite numbers are null, and members that are undefined, functions or symbols are dropped
+ * (null inside arrays, holes too).
+ *
+ * Text accumulates from the start of the buffer; a line being written is the bytes from
+ * `lineStart`. When the buffer is full, the bytes before the line go to `retire` and the line so
+ * far moves to a fresh buffer, so a buffer only ever holds whole lines.
  */
-function wireText(input: unknown, key: string, secrets: readonly string[]): string | undefined {
-  let value = input;
-  if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-    value = (value as { toJSON(key: string): unknown }).toJSON(key);
+class CanonicalWriter {
+  chunk: Buffer;
+  pos = 0;
+  lineStart = 0;
+  /** Length of the shortest secret: shorter strings cannot hold one. */
+  private shortest = Infinity;
+
+  constructor(
+    private readonly size: number,
+    private readonly secrets: readonly string[],
+    private readonly retire: (done: Buffer) => void,
+  ) {
+    this.chunk = Buffer.allocUnsafe(size);
+    for (const k of secrets) this.shortest = Math.min(this.shortest, k.length);
   }
-  switch (typeof value) {
-    case 'string':
-      return quote(secrets.length > 0 ? redactText(value, secrets) : value);
-    case 'number':
-      return Number.isFinite(value) ? String(value) : 'null';
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'bigint':
-      throw new TypeError('Do not know how to serialize a BigInt');
-    case 'object':
+
+  /** Recomputes the shortest secret after the list changed. */
+  secretsChanged(): void {
+    this.shortest = Infinity;
+    for (const k of this.secrets) this.shortest = Math.min(this.shortest, k.length);
+  }
+
+  /** Makes room for `n` more bytes. */
+  private room(n: number): void {
+    if (this.pos + n <= this.chunk.length) return;
+    const partial = this.pos - this.lineStart;
+    const next = Buffer.allocUnsafe(Math.max(this.size, (partial + n) * 2));
+    this.chunk.copy(next, 0, this.lineStart, this.pos);
+    if (this.lineStart > 0) this.retire(this.chunk.subarray(0, this.lineStart));
+    this.chunk = next;
+    this.lineStart = 0;
+    this.pos = partial;
+  }
+
+  byte(b: number): void {
+    if (this.pos >= this.chunk.length) this.room(1);
+    this.chunk[this.pos++] = b;
+  }
+
+  private bytes(src: Uint8Array): void {
+    const n = src.length;
+    this.room(n);
+    const c = this.chunk;
+    const at = this.pos;
+    for (let i = 0; i < n; i++) c[at + i] = src[i]!;
+    this.pos = at + n;
+  }
+
+  /** Text known to be ASCII (numbers, literals). */
+  private ascii(s: string): void {
+    const n = s.length;
+    this.room(n);
+    const c = this.chunk;
+    const at = this.pos;
+    for (let i = 0; i < n; i++) c[at + i] = s.charCodeAt(i);
+    this.pos = at + n;
+  }
+
+  private number(n: number): void {
+    if (!Number.isFinite(n)) this.ascii('null');
+    // -0 is written as 0, as JSON.stringify does (String(-0) is '0' too).
+    else this.ascii(String(n));
+  }
+
+  private string(raw: string): void {
+    let s = raw;
+    if (s.length >= this.shortest) for (const k of this.secrets) if (s.includes(k)) {
+      s = redactText(s, this.secrets);
       break;
-    default:
-      return undefined;
-  }
-  if (value === null) return 'null';
-  if (Array.isArray(value)) {
-    let out = '[';
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) out += ',';
-      out += wireText(value[i], String(i), secrets) ?? 'null';
     }
-    return `${out}]`;
+    const n = s.length;
+    this.room(n + 2);
+    const c = this.chunk;
+    let p = this.pos;
+    c[p++] = QUOTE;
+    if (n >= NATIVE_FROM) {
+      if (!PLAIN.test(s)) {
+        this.escaped(s);
+        return;
+      }
+      c.write(s, p, n, 'latin1');
+      c[p + n] = QUOTE;
+      this.pos = p + n + 1;
+      return;
+    }
+    for (let i = 0; i < n; i++) {
+      const ch = s.charCodeAt(i);
+      // Printable ASCII but the quote and the backslash is written as it is; anything else as JSON.stringify writes it.
+      if (ch < 0x20 || ch >= 0x80 || ch === QUOTE || ch === 0x5c) {
+        this.escaped(s);
+        return;
+      }
+      c[p++] = ch;
+    }
+    c[p++] = QUOTE;
+    this.pos = p;
   }
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null && (value instanceof Number || value instanceof String || value instanceof Boolean)) {
-    return wireText(value.valueOf(), key, secrets);
+
+  private escaped(s: string): void {
+    const text = JSON.stringify(s); // lone surrogates come out escaped, so the text is valid UTF-16
+    this.room(Buffer.byteLength(text));
+    this.pos += this.chunk.write(text, this.pos);
   }
-  const { sorted, prefix } = shapeOf(value);
-  let out = '{';
-  for (let i = 0; i < sorted.length; i++) {
-    const k = sorted[i]!;
-    const text = wireText((value as Record<string, unknown>)[k], k, secrets);
-    if (text === undefined) continue;
-    out += out.length === 1 ? `${prefix[i]!}${text}` : `,${prefix[i]!}${text}`;
+
+  /** Writes the canonical text of `input` (member `key` of its parent); false, with nothing written, where JSON leaves the value out. */
+  value(input: unknown, key: string): boolean {
+    let value = input;
+    if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+      value = (value as { toJSON(key: string): unknown }).toJSON(key);
+    }
+    switch (typeof value) {
+      case 'string':
+        this.string(value);
+        return true;
+      case 'number':
+        this.number(value);
+        return true;
+      case 'boolean':
+        this.ascii(value ? 'true' : 'false');
+        return true;
+      case 'bigint':
+        throw new TypeError('Do not know how to serialize a BigInt');
+      case 'object':
+        break;
+      default:
+        return false;
+    }
+    if (value === null) {
+      this.ascii('null');
+      return true;
+    }
+    if (Array.isArray(value)) {
+      this.byte(0x5b);
+      for (let i = 0; i < value.length; i++) {
+        if (i > 0) this.byte(COMMA);
+        if (!this.value(value[i], String(i))) this.ascii('null');
+      }
+      this.byte(0x5d);
+      return true;
+    }
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null && (value instanceof Number || value instanceof String || value instanceof Boolean)) {
+      return this.value(value.valueOf(), key);
+    }
+    const { sorted, prefix } = shapeOf(value);
+    this.byte(0x7b);
+    let empty = true;
+    for (let i = 0; i < sorted.length; i++) {
+      const k = sorted[i]!;
+      // Relative to the line: making room may move the line to a new buffer.
+      const mark = this.pos - this.lineStart;
+      if (!empty) this.byte(COMMA);
+      this.bytes(prefix[i]!);
+      if (this.value((value as Record<string, unknown>)[k], k)) empty = false;
+      else this.pos = this.lineStart + mark;
+    }
+    this.byte(0x7d);
+    return true;
   }
-  return `${out}}`;
 }
 
 /**
@@ -117,7 +240,8 @@ function wireText(input: unknown, key: string, secrets: readonly string[]): stri
  * wire (`undefined` members dropped, `toJSON` applied); `null` for a value JSON cannot write.
  */
 export function canonicalJson(value: unknown): string {
-  return wireText(value, '', []) ?? 'null';
+  const w = new CanonicalWriter(256, [], () => undefined);
+  return w.value(value, '') ? w.chunk.toString('utf8', 0, w.pos) : 'null';
 }
 
 /** One logged exchange. */
@@ -129,8 +253,6 @@ export interface LogEntry {
   response: { status: number; body?: unknown };
 }
 
-const NO_SECRETS: readonly string[] = [];
-
 /** Size of the buffers the log's text is kept in. */
 const CHUNK_BYTES = 1 << 20;
 
@@ -138,49 +260,45 @@ const CHUNK_BYTES = 1 << 20;
  * Collects exchanges as canonical JSON lines. Admin keys are replaced by `<admin-key>` (the
  * only value a target may choose freely), so the same scenario gives the same log on every target.
  *
- * The text is kept as UTF-8 in 1 MB buffers, hashed as each one fills: a week's log is hundreds of
- * MB, and as strings its lines would be copied by every garbage collection that moves them.
+ * The text is written as UTF-8 into 1 MB buffers, hashed as each one fills: a week's log is
+ * hundreds of MB, and as strings its lines would cost a string per value and a copy per line
+ * before the bytes, and be copied by every garbage collection that moves them.
  */
 export class ResponseLog {
   private readonly secrets: string[] = [];
-  /** Whether every secret is written by JSON as it is (then lines without one need no redaction pass). */
-  private plainSecrets = true;
   private readonly sha = createHash('sha256');
-  /** Filled buffers (hashed), then the one being written. */
+  /** Filled buffers (hashed); the writer holds the one being written. */
   private readonly full: Buffer[] = [];
-  private chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-  private used = 0;
+  private readonly out: CanonicalWriter;
   private lines = 0;
+
+  /** `chunkBytes`: size of the buffers (tests use tiny ones, so lines cross them). */
+  constructor(chunkBytes = CHUNK_BYTES) {
+    this.out = new CanonicalWriter(chunkBytes, this.secrets, (done) => {
+      this.sha.update(done);
+      this.full.push(done);
+    });
+  }
 
   /** Adds a key to redact from every later entry. */
   redactKey(key: string): void {
     if (key === '' || this.secrets.includes(key)) return;
     this.secrets.push(key);
-    this.plainSecrets &&= !NEEDS_ESCAPE.test(key);
+    this.out.secretsChanged();
   }
 
-  /** Appends one exchange; returns its line. */
-  add(entry: LogEntry): string {
-    let line = wireText(entry, '', this.plainSecrets ? NO_SECRETS : this.secrets)!;
-    // A secret JSON writes as it is shows in the line whenever a string value holds it.
-    if (this.plainSecrets && this.secrets.some((k) => line.includes(k))) line = wireText(entry, '', this.secrets)!;
-    const most = line.length * 3 + 1; // UTF-8 bytes of a UTF-16 unit are at most 3, plus the newline
-    if (this.used + most > this.chunk.length) {
-      this.seal();
-      this.chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, most));
+  /** Appends one exchange as a line; an entry JSON cannot write (a BigInt, a throwing `toJSON`) throws and leaves the log as it was. */
+  add(entry: LogEntry): void {
+    const w = this.out;
+    try {
+      w.value(entry, '');
+    } catch (err) {
+      w.pos = w.lineStart;
+      throw err;
     }
-    this.used += this.chunk.write(line, this.used);
-    this.chunk[this.used++] = 0x0a;
+    w.byte(0x0a);
+    w.lineStart = w.pos;
     this.lines += 1;
-    return line;
-  }
-
-  private seal(): void {
-    if (this.used === 0) return;
-    const done = this.chunk.subarray(0, this.used);
-    this.sha.update(done);
-    this.full.push(done);
-    this.used = 0;
   }
 
   /** Number of exchanges. */
@@ -190,11 +308,11 @@ export class ResponseLog {
 
   /** The log as text: one canonical JSON line per exchange, each ending in a newline. */
   text(): string {
-    return Buffer.concat([...this.full, this.chunk.subarray(0, this.used)]).toString('utf8');
+    return Buffer.concat([...this.full, this.out.chunk.subarray(0, this.out.pos)]).toString('utf8');
   }
 
   /** SHA-256 (hex) of {@link text}. */
   hash(): string {
-    return this.sha.copy().update(this.chunk.subarray(0, this.used)).digest('hex');
+    return this.sha.copy().update(this.out.chunk.subarray(0, this.out.pos)).digest('hex');
   }
 }
