@@ -82,8 +82,12 @@ const COPY_DEPTH = 300;
  */
 export function copyPlainBody(value: unknown, limit: number): unknown {
   if (value === null || typeof value !== 'object') return NOT_PLAIN;
+  // An enumerable member added to Object.prototype would be walked (and copied) as if it were the body's own.
+  for (const _ in EMPTY) return NOT_PLAIN;
   return copyValue(value, { left: limit }, 0);
 }
+
+const EMPTY = {};
 
 function copyValue(v: unknown, budget: { left: number }, depth: number): unknown {
   switch (typeof v) {

@@ -21,6 +21,7 @@ function viaText(v: unknown, limit: number): Read {
 function identical(a: unknown, b: unknown, path = '$'): string | null {
   if (a === null || typeof a !== 'object' || b === null || typeof b !== 'object') return Object.is(a, b) ? null : `${path}: ${String(a)} vs ${String(b)}`;
   if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return `${path}: prototypes differ`;
+  if (Object.getOwnPropertySymbols(a).length !== Object.getOwnPropertySymbols(b).length) return `${path}: symbol keys differ`;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (ka.join('\u0000') !== kb.join('\u0000')) return `${path}: keys ${ka.join(',')} vs ${kb.join(',')}`;
@@ -34,7 +35,7 @@ function identical(a: unknown, b: unknown, path = '$'): string | null {
 const leaf = fc.oneof(
   fc.string(), fc.string({ unit: 'binary' }), fc.string({ unit: fc.constantFrom('\ud800', '\udc00', '"', '\\', '\u0001', 'é', '🚀') }),
   fc.double(), fc.integer(), fc.constantFrom(-0, 0, NaN, Infinity, 1e21, 5e-324), fc.boolean(), fc.constant(null),
-  fc.constantFrom(undefined, () => 1, Symbol('s'), new Date(0), Object.assign(Object.create(null) as object, { a: 1 }), new Number(2), { toJSON: () => 'x' }),
+  fc.constantFrom(undefined, () => 1, Symbol('s'), new Date(0), Object.assign(Object.create(null) as object, { a: 1 }), new Number(2), { toJSON: () => 'x' }, { [Symbol('k')]: 1, a: 2 }),
 );
 const key = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('__proto__', '0', '10', '9', 'constructor', 'toString'));
 const value = fc.letrec((tie) => ({
@@ -75,5 +76,22 @@ describe('copyPlainBody (in-process request bodies)', () => {
     for (const v of ['text', 3, null, JSON.parse('{"__proto__": {}}'), { a: undefined }, { a: NaN }, [undefined], { d: new Date(0) }, { big: 'x'.repeat(100) }]) {
       expect(copyPlainBody(v, 500), JSON.stringify(v)).to.equal(NOT_PLAIN);
     }
+  });
+
+  it('shares no object with the source, and leaves everything to the text path while Object.prototype has an enumerable member', () => {
+    const src = { a: { b: 1, deep: { c: [2] } }, list: [{ d: 3 }], n: null };
+    const copy = copyPlainBody(src, 1 << 20) as typeof src;
+    expect(copy).to.deep.equal(src);
+    expect(copy.a).not.to.equal(src.a);
+    expect(copy.a.deep).not.to.equal(src.a.deep);
+    expect(copy.a.deep.c).not.to.equal(src.a.deep.c);
+    expect(copy.list[0]).not.to.equal(src.list[0]);
+    Object.defineProperty(Object.prototype, 'polluted', { value: 0, enumerable: true, configurable: true, writable: true });
+    try {
+      expect(copyPlainBody({ a: 1 }, 1 << 20)).to.equal(NOT_PLAIN);
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
+    expect(copyPlainBody({ a: 1 }, 1 << 20)).to.deep.equal({ a: 1 });
   });
 });
