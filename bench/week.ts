@@ -125,7 +125,7 @@ async function recordedWeek(agents: number, days: number, trades: number): Promi
     return {
       id: '3d', name: `week replay from recorded trades (compsim replay, in-process): ${num(trades)} trades by ${agents} agents over ${days} days, snapshot every 5 min`,
       value: ms(wallMs), target: '<= 5 s', pass: wallMs <= 5000,
-      notes: `${num(run.result.requests)} requests (one clock step and one trade per recorded trade), `
+      notes: `${num(run.result.requests)} logged exchanges (a trade call per recorded trade, each moving the clock to the trade's time first), `
         + `${num(new Set(run.outcome.leaderboards.map((r) => r.timestamp)).size)} leaderboards, ${num(run.outcome.balances.length)} balance changes, log sha256 ${run.result.hash.slice(0, 12)}`,
     };
   } finally {

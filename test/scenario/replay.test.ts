@@ -56,8 +56,11 @@ describe('compsim replay: inputs', () => {
     const plan = replayPlan(trades, {}, { seed: 1, slippage: 'none', intervalMs: 300_000, rules: 'lenient' });
     expect(plan.agents).to.deep.equal(['a', 'b']);
     expect(Object.keys(plan.doc.actors!)).to.deep.equal(['agent1', 'agent2']);
-    expect(plan.doc.steps.map((s) => Object.keys(s)[0])).to.deep.equal(['call', 'call', 'call', 'call', 'setTime', 'call', 'setTime', 'call']);
-    expect(plan.tradeSteps).to.deep.equal([3, 5]);
+    expect(plan.doc.steps.map((s) => Object.keys(s)[0])).to.deep.equal(['call', 'call', 'call', 'call', 'call', 'setTime', 'call']);
+    expect(plan.tradeSteps).to.deep.equal([3, 4]);
+    // A trade after the clock's time moves it as part of its call; one at the start time does not.
+    expect(plan.doc.steps[3]).to.not.have.property('at');
+    expect(plan.doc.steps[4]).to.include({ call: 'POST /api/trade/execute', as: 'agent2', at: new Date(T0 + 60_000).toISOString() });
     expect(plan.end).to.equal(T0 + 60_000 + 300_000);
     expect(() => replayPlan(trades, {}, { seed: 1, slippage: 'none', intervalMs: 1000, rules: 'lenient', endTime: T0 })).to.throw(ReplayInputError, 'must be after the last trade');
     expect(toCsv(['a', 'b'], [['x,y', null]])).to.equal('a,b\n"x,y",\n');

@@ -8,6 +8,8 @@ import { actorWallet, runScenario } from '../../src/sim/scenario/runner.js';
 import { loadScenario, parseScenario } from '../../src/sim/scenario/schema.js';
 import type { Target, TargetRequest, TargetResponse } from '../../src/sim/scenario/targets.js';
 import type { Json } from '../../src/sim/scenario/types.js';
+import { httpTarget } from '../../src/sim/scenario/targets.js';
+import { ADMIN_KEY, startTestServer } from '../helpers/server.js';
 
 const BOOT_KEY = 'aaaaaaaaaaaaaaaa_bbbbbbbbbbbbbbbb';
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -203,5 +205,54 @@ describe('scenario runner in-process', () => {
     expect(JSON.parse(JSON.stringify(r.failure)).response).to.deep.equal(response);
     const logged = JSON.parse(r.log.trim().split('\n').at(-1)!) as { response: { body: Json } };
     expect(canonicalJson(logged.response.body)).to.equal(canonicalJson(response.body));
+  });
+});
+
+describe('scenario runner: calls with `at`', () => {
+  const steps = [
+    { call: 'POST /api/admin/competition/start', as: 'admin', body: { name: 'Cup', agentIds: ['${alice.id}'] }, save: { cup: 'competition' } },
+    { call: 'GET /api/sim/clock', as: 'admin', at: '2025-01-01T00:12:00Z', expect: { body: { now: '2025-01-01T00:12:00.000Z' } }, save: { t: 'now' } },
+    // The same instant again is no move back; an interpolated instant is read like a literal one.
+    { call: 'GET /api/health', at: '${t}', expect: { body: { timestamp: '2025-01-01T00:12:00.000Z' } } },
+  ];
+  const doc = (more: unknown[] = []) => scenario([...steps, ...more], { actors: { alice: {} }, world: { slippage: 'none', snapshotIntervalMs: 300_000 } });
+  const lines = (log: string) => log.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  it('moves the clock first, runs what falls due, and logs the clock answer in the call\'s own line, the same over HTTP', async () => {
+    const r = await runScenario(doc(), inProcessTarget());
+    expect(r.ok, JSON.stringify(r.failure)).to.equal(true);
+    const log = lines(r.log);
+    // reset, alice, three calls: no line of its own for a clock move.
+    expect(log.map((l) => l.at)).to.deep.equal(['reset', 'actors.alice', 'steps[0]', 'steps[1]', 'steps[2]']);
+    const moved = log[3]!.clock as { set: string; status: number; body: { now: string; jobs: { kind: string; at: string }[] } };
+    expect(moved).to.include({ set: '2025-01-01T00:12:00.000Z', status: 200 });
+    expect(moved.body.now).to.equal('2025-01-01T00:12:00.000Z');
+    expect(moved.body.jobs.map((j) => `${j.kind} ${j.at}`)).to.deep.equal(['snapshot 2025-01-01T00:05:00.000Z', 'snapshot 2025-01-01T00:10:00.000Z']);
+    expect(log[4]!.clock).to.deep.include({ set: '2025-01-01T00:12:00.000Z', status: 200 });
+    expect(log[2]).to.not.have.property('clock');
+    expect(log[3]!.request).to.deep.equal({ as: 'admin', method: 'GET', path: '/api/sim/clock' });
+    const s = await startTestServer({ admin: { apiKey: ADMIN_KEY } });
+    try {
+      const served = await runScenario(doc(), httpTarget(s.url, { adminKey: ADMIN_KEY }));
+      expect(served.log).to.equal(r.log);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('fails the step, without sending the call, for an instant before the clock or one that is no instant', async () => {
+    const back = await runScenario(doc([{ call: 'GET /api/health', at: '2025-01-01T00:11:59.999Z' }]), inProcessTarget());
+    expect(back.ok).to.equal(false);
+    expect(back.failure).to.include({ at: 'steps[3]', index: 3, verb: 'call' });
+    expect(back.failure!.message).to.equal('at: moving the clock to 2025-01-01T00:11:59.999Z, the sim API answered 400 '
+      + '{"success":false,"error":"Invalid request: set (time only moves forward: 2025-01-01T00:11:59.999Z is before now, 2025...');
+    expect(back.failure!.response).to.deep.equal({
+      status: 400,
+      body: { success: false, error: 'Invalid request: set (time only moves forward: 2025-01-01T00:11:59.999Z is before now, 2025-01-01T00:12:00.000Z)' },
+    });
+    expect(back.requests).to.equal(5);
+    const bad = await runScenario(doc([{ call: 'GET /api/health', at: 'soon' }]), inProcessTarget());
+    expect(bad.failure).to.include({ at: 'steps[3]', message: 'at: not an ISO instant: "soon"' });
+    expect(bad.requests).to.equal(5);
   });
 });

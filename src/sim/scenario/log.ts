@@ -248,6 +248,8 @@ export function canonicalJson(value: unknown): string {
 export interface LogEntry {
   /** What caused it: `reset`, `actors.alice`, `steps[3]`. */
   at: string;
+  /** A call with `at`: the instant the clock was moved to first, and the sim API's answer. */
+  clock?: { set: string; status: number; body?: unknown };
   request: { method: string; path: string; query?: Record<string, string>; as?: string; headers?: Record<string, string>; body?: Json };
   /** `body` may be any value with the JSON text of the response body (e.g. an in-process answer before it is serialised). */
   response: { status: number; body?: unknown };

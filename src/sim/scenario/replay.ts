@@ -182,11 +182,12 @@ export function replayPlan(trades: readonly ReplayTrade[], tapes: Tapes, o: Repl
   const actorByAgent = new Map(agents.map((name, i) => [name, actorOf(i)]));
   let now = start;
   for (const t of trades) {
-    if (t.timestamp > now) steps.push({ setTime: iso((now = t.timestamp)) });
     const body: Record<string, Json> = { competitionId: '${comp.id}', fromToken: t.fromToken, toToken: t.toToken, amount: t.amount, reason: t.reason };
     for (const k of ['fromChain', 'toChain', 'fromSpecificChain', 'toSpecificChain'] as const) if (t[k] !== undefined) body[k] = t[k]!;
     tradeSteps.push(steps.length);
-    steps.push({ call: 'POST /api/trade/execute', as: actorByAgent.get(t.agent)!, body, expect: { status: [200, 400, 403, 404] } });
+    // The clock moves to the trade's time as part of the call (one step and one log line, not two).
+    const at = t.timestamp > now ? { at: iso((now = t.timestamp)) } : {};
+    steps.push({ call: 'POST /api/trade/execute', as: actorByAgent.get(t.agent)!, ...at, body, expect: { status: [200, 400, 403, 404] } });
   }
   steps.push({ setTime: iso(end) });
   steps.push({ call: 'POST /api/admin/competition/end', as: 'admin', body: { competitionId: '${comp.id}' }, expect: { status: 200 } });

@@ -4,7 +4,7 @@ import { bodyDiff } from './diff.js';
 import { getPath, interpolate, parsePath, StepInputError } from './interpolate.js';
 import { ResponseLog, type LogEntry } from './log.js';
 import { match, show, type Mismatch } from './matcher.js';
-import { callRequest, simRequest } from './steps.js';
+import { callRequest, isoInstant, simRequest } from './steps.js';
 import type { Target, TargetRequest, TargetResponse } from './targets.js';
 import { verbOf, type CallStep, type Json, type Scenario, type Step, type Verb } from './types.js';
 
@@ -107,7 +107,9 @@ export async function runScenario(sc: Scenario, target: Target, options: RunOpti
   let failure: StepFailure | undefined;
   let adminKey = '';
 
-  const exchange = async (at: string, req: TargetRequest, as: string | undefined): Promise<{ res: TargetResponse; logged: LogEntry['request'] }> => {
+  const exchange = async (
+    at: string, req: TargetRequest, as: string | undefined, clock?: LogEntry['clock'],
+  ): Promise<{ res: TargetResponse; logged: LogEntry['request'] }> => {
     // Logged as the actor's name, not its key; empty parts are left out.
     const logged: LogEntry['request'] = { method: req.method, path: req.path };
     for (const _ in req.query) {
@@ -121,7 +123,8 @@ export async function runScenario(sc: Scenario, target: Target, options: RunOpti
     if (req.body !== undefined) logged.body = req.body;
     const res = await target.send(req);
     const body = res.sent ?? res.body;
-    log.add({ at, request: logged, response: body !== undefined ? { status: res.status, body } : { status: res.status } });
+    const response = body !== undefined ? { status: res.status, body } : { status: res.status };
+    log.add(clock !== undefined ? { at, clock, request: logged, response } : { at, request: logged, response });
     options.onExchange?.(at, res);
     return { res, logged };
   };
@@ -135,6 +138,16 @@ export async function runScenario(sc: Scenario, target: Target, options: RunOpti
     return hit.value;
   };
   const adminHeaders = () => ({ authorization: `Bearer ${adminKey}` });
+  /** A call's `at`: the clock request `setTime` would send, its answer kept for the call's log line. */
+  const moveClock = async (instant: Json): Promise<NonNullable<LogEntry['clock']>> => {
+    const set = isoInstant(instant, 'at');
+    const res = await target.send({ method: 'POST', path: '/api/sim/clock', query: {}, headers: adminHeaders(), body: { set } });
+    if (res.status < 200 || res.status >= 300) {
+      throw new Stop({ message: `at: moving the clock to ${set}, the sim API answered ${res.status} ${show(res.body)}${res.status === 404 || res.status === 401 ? `: ${SIM_HINT}` : ''}`, response: res });
+    }
+    const body = res.sent ?? res.body;
+    return body !== undefined ? { set, status: res.status, body } : { set, status: res.status };
+  };
 
   const reset = async () => {
     const body: Json = { seed: doc.seed, options: { startTime: doc.startTime, ...(doc.world as Record<string, Json>) } };
@@ -172,11 +185,14 @@ export async function runScenario(sc: Scenario, target: Target, options: RunOpti
       if (authKey === undefined) throw new Stop({ message: `unknown actor '${raw.as}' (known: ${[...keys.keys()].join(', ')})` });
     }
     // The parts a request is made of, interpolated in this order (the first bad reference names the step's error).
+    const instant = raw.at !== undefined ? interpolate(raw.at as Json, vars) : undefined;
     const step: CallStep = {
       call: interpolate(raw.call, vars), query: interpolate(raw.query, vars), headers: interpolate(raw.headers, vars),
       body: interpolate(raw.body, vars), expect: interpolate(raw.expect, vars),
     };
-    const { res, logged } = await exchange(at, callRequest(step, authKey), raw.as);
+    const request = callRequest(step, authKey);
+    const clock = instant !== undefined ? await moveClock(instant) : undefined;
+    const { res, logged } = await exchange(at, request, raw.as, clock);
     const mismatches: Mismatch[] = [];
     const statusProblem = statusOk(step.expect, res.status);
     if (statusProblem) mismatches.push({ path: 'status', message: statusProblem });

@@ -27,6 +27,8 @@ export interface ActorDef {
 export interface CallStep {
   call: string;
   as?: string;
+  /** Virtual time of the call: the clock moves to this ISO instant first (as `setTime` does), then the request goes out. */
+  at?: string;
   query?: Record<string, string | number | boolean>;
   headers?: Record<string, string>;
   body?: Json;
