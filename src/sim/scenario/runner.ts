@@ -56,6 +56,7 @@ export interface RunOptions {
   /**
    * Called with every logged exchange as it happens (`at` as in the log: `reset`, `actors.alice`,
    * `steps[3]`). Reading `response.body` here gives what the log holds, without parsing the log back.
+   * The clock answer of a call's `at` goes into that call's line and is not reported on its own.
    */
   onExchange?: (at: string, response: TargetResponse) => void;
 }
