@@ -4,7 +4,7 @@ import { bodyDiff } from './diff.js';
 import { getPath, interpolate, parsePath, StepInputError } from './interpolate.js';
 import { ResponseLog, type LogEntry } from './log.js';
 import { match, show, type Mismatch } from './matcher.js';
-import { callRequest, isoInstant, simRequest } from './steps.js';
+import { callRequest, setTimeRequest, simRequest } from './steps.js';
 import type { Target, TargetRequest, TargetResponse } from './targets.js';
 import { verbOf, type CallStep, type Json, type Scenario, type Step, type Verb } from './types.js';
 
@@ -90,6 +90,17 @@ export function stepLabel(step: Step): string {
 
 const SIM_HINT = 'does the target serve the sim API (compsim serve --sim-api) and accept this admin key?';
 
+/** Why a sim API answer stops the run, with a hint when the target seems to lack the sim API. */
+function simRefusal(res: TargetResponse): string {
+  return `the sim API answered ${res.status} ${show(res.body)}${res.status === 404 || res.status === 401 ? `: ${SIM_HINT}` : ''}`;
+}
+
+/** An answer as the log holds it: the status, and the body unless there is none. */
+function loggedAnswer(res: TargetResponse): LogEntry['response'] {
+  const body = res.sent ?? res.body;
+  return body !== undefined ? { status: res.status, body } : { status: res.status };
+}
+
 function statusOk(expected: CallStep['expect'], status: number): string | null {
   const want = expected?.status;
   if (want === undefined) return status >= 200 && status < 300 ? null : `expected a 2xx status, got ${status}`;
@@ -123,8 +134,7 @@ export async function runScenario(sc: Scenario, target: Target, options: RunOpti
     if (headers !== undefined) logged.headers = headers;
     if (req.body !== undefined) logged.body = req.body;
     const res = await target.send(req);
-    const body = res.sent ?? res.body;
-    const response = body !== undefined ? { status: res.status, body } : { status: res.status };
+    const response = loggedAnswer(res);
     log.add(clock !== undefined ? { at, clock, request: logged, response } : { at, request: logged, response });
     options.onExchange?.(at, res);
     return { res, logged };
@@ -141,13 +151,11 @@ export async function runScenario(sc: Scenario, target: Target, options: RunOpti
   const adminHeaders = () => ({ authorization: `Bearer ${adminKey}` });
   /** A call's `at`: the clock request `setTime` would send, its answer kept for the call's log line. */
   const moveClock = async (instant: Json): Promise<NonNullable<LogEntry['clock']>> => {
-    const set = isoInstant(instant, 'at');
-    const res = await target.send({ method: 'POST', path: '/api/sim/clock', query: {}, headers: adminHeaders(), body: { set } });
-    if (res.status < 200 || res.status >= 300) {
-      throw new Stop({ message: `at: moving the clock to ${set}, the sim API answered ${res.status} ${show(res.body)}${res.status === 404 || res.status === 401 ? `: ${SIM_HINT}` : ''}`, response: res });
-    }
-    const body = res.sent ?? res.body;
-    return body !== undefined ? { set, status: res.status, body } : { set, status: res.status };
+    const req = setTimeRequest(instant, 'at');
+    const { set } = req.body;
+    const res = await target.send({ ...req, headers: adminHeaders() });
+    if (res.status < 200 || res.status >= 300) throw new Stop({ message: `at: moving the clock to ${set}, ${simRefusal(res)}`, response: res });
+    return { set, ...loggedAnswer(res) };
   };
 
   const reset = async () => {
@@ -228,7 +236,7 @@ export async function runScenario(sc: Scenario, target: Target, options: RunOpti
     if (!sim) return;
     const { res, logged } = await exchange(at, { ...sim.request, headers: adminHeaders() }, 'admin');
     if (res.status < 200 || res.status >= 300) {
-      throw new Stop({ message: `the sim API answered ${res.status} ${show(res.body)}${res.status === 404 || res.status === 401 ? `: ${SIM_HINT}` : ''}`, request: logged, response: res });
+      throw new Stop({ message: simRefusal(res), request: logged, response: res });
     }
     if (sim.keepId) {
       const id = (res.body as { id?: unknown } | undefined)?.id;

@@ -71,12 +71,12 @@ function priceEntry(p: PriceOverride): Json {
   return { token: p.token, ...(p.specificChain !== undefined ? { specificChain: p.specificChain } : {}), price: toNumber(p.price, 'setPrice.price') };
 }
 
-/** An instant of `setTime` or a call's `at`, as the ISO text the clock request sends. */
-export function isoInstant(value: unknown, what: string): string {
+/** The clock request of `setTime` or a call's `at` (`what` names it in errors): `POST /api/sim/clock {set: <ISO>}`. */
+export function setTimeRequest(value: unknown, what: string): SimRequest['request'] & { body: { set: string } } {
   const ms = typeof value === 'number' ? value : Date.parse(String(value));
   // A Date holds instants within 8.64e15 ms of the epoch (an interpolated number may be anything).
   if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) throw new StepInputError(`${what}: not an ISO instant: "${String(value)}"`);
-  return new Date(ms).toISOString();
+  return { method: 'POST', path: '/api/sim/clock', query: {}, body: { set: new Date(ms).toISOString() } };
 }
 
 /** Looks up a runner-side name (snapshot or fault) -> the id the target gave. */
@@ -89,7 +89,7 @@ export type IdLookup = (kind: 'snapshot' | 'fault', name: string) => string;
 export function simRequest(step: Exclude<Step, CallStep>, index: number, ids: IdLookup): SimRequest | null {
   const post = (path: string, body?: Json): SimRequest['request'] => ({ method: 'POST', path, query: {}, ...(body !== undefined ? { body } : {}) });
   if ('advance' in step) return { request: post('/api/sim/clock', { advanceMs: parseDuration(step.advance) }) };
-  if ('setTime' in step) return { request: post('/api/sim/clock', { set: isoInstant(step.setTime, 'setTime') }) };
+  if ('setTime' in step) return { request: setTimeRequest(step.setTime, 'setTime') };
   if ('setPrice' in step) {
     if (step.setPrice === 'clear') return { request: { method: 'DELETE', path: '/api/sim/prices', query: {} } };
     const list = Array.isArray(step.setPrice) ? step.setPrice : [step.setPrice];
