@@ -87,7 +87,7 @@ class CanonicalWriter {
     private readonly retire: (done: Buffer) => void,
   ) {
     this.chunk = Buffer.allocUnsafe(size);
-    for (const k of secrets) this.shortest = Math.min(this.shortest, k.length);
+    this.secretsChanged();
   }
 
   /** Recomputes the shortest secret after the list changed. */
