@@ -1,6 +1,6 @@
 // createServer(world): a Koa app (logging + request journal, CORS, body parsing, dispatch, latency faults); never listens by itself.
 import cors from '@koa/cors';
-import { STATUS_CODES, type Server } from 'node:http';
+import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import Koa from 'koa';
@@ -66,6 +66,50 @@ function principalLabel(p: Principal): string {
   return 'anonymous';
 }
 
+/**
+ * Puts `Vary: Origin` and `Access-Control-Allow-Origin: *` before the headers set so far (nothing
+ * below the CORS step sets either), keeping the others' order and spelling.
+ */
+function corsHeadersFirst(res: ServerResponse): void {
+  // getRawHeaderNames (Node >= 15.13) is missing from the typings in use.
+  const names = (res as ServerResponse & { getRawHeaderNames(): string[] }).getRawHeaderNames();
+  const set = names.map((name) => [name, res.getHeader(name)!] as const);
+  for (const [name] of set) res.removeHeader(name);
+  res.setHeader('Vary', 'Origin');
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  for (const [name, value] of set) res.setHeader(name, value);
+}
+
+/** Statuses Koa answers without a body. */
+const EMPTY_STATUS = new Set([204, 205, 304]);
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Writes a JSON answer with the bytes and headers Koa's own response would have (status line,
+ * `Vary`, `Access-Control-Allow-Origin`, the route's headers, `Content-Type`, `Content-Length`), in
+ * one `writeHead` and one `end` instead of Koa's body setter and respond step, which cost about as
+ * much again as the answer's text. Returns false, writing nothing, for what it leaves to Koa: HEAD
+ * requests, bodiless statuses, anything but an object or array body, a route header naming
+ * `Content-Type` or `Content-Length`.
+ */
+function sendJson(ctx: Koa.Context, status: number, body: unknown, headers: Record<string, string>): boolean {
+  if (ctx.method === 'HEAD' || EMPTY_STATUS.has(status) || body === null || typeof body !== 'object' || Buffer.isBuffer(body)) return false;
+  const list: string[] = ['Vary', 'Origin', 'Access-Control-Allow-Origin', '*'];
+  for (const k in headers) {
+    const lower = k.toLowerCase();
+    if (lower === 'content-type' || lower === 'content-length' || lower === 'vary' || lower === 'access-control-allow-origin') return false;
+    list.push(k, headers[k]!);
+  }
+  // A body holding a shared list goes out as bytes built from the list's kept text.
+  const text: string | Buffer | undefined = sharedJsonBytes(body) ?? JSON.stringify(body);
+  if (text === undefined) return false;
+  list.push('Content-Type', JSON_TYPE, 'Content-Length', String(typeof text === 'string' ? Buffer.byteLength(text) : text.length));
+  ctx.respond = false;
+  ctx.res.writeHead(status, list);
+  ctx.res.end(text);
+  return true;
+}
+
 /** Builds the Koa app serving `world`. */
 export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa {
   const simApi = options.simApi ?? true;
@@ -87,14 +131,14 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
     if (ctx.method === 'OPTIONS') {
       await preflight(ctx, next);
     } else {
-      // The answer has no headers yet: what ctx.vary('Origin') and ctx.set() would write.
-      ctx.res.setHeader('Vary', 'Origin');
-      ctx.res.setHeader('Access-Control-Allow-Origin', '*');
       try {
         await next();
       } catch (err) {
         throw corsHeadersOnError(err);
       }
+      // A JSON answer written directly (sendJson) already carries both CORS headers; any other gets
+      // them now, first, as ctx.vary('Origin') and ctx.set() before `next` would have put them.
+      if (!ctx.res.headersSent) corsHeadersFirst(ctx.res);
     }
     const state = ctx.state as { principal?: Principal; routeId?: string | null; body?: unknown };
     const principal = state.principal ?? ANONYMOUS;
@@ -151,15 +195,12 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
       const latency = world.sim?.latencyMs(ctx.path) ?? 0;
       if (latency > 0) await delay(latency);
       ctx.status = res.status;
-      for (const k in res.headers) ctx.set(k, res.headers[k]!);
-      // A body holding a shared list goes out as bytes built from the list's kept text (what Koa
-      // would send for the object, with the type Koa gives JSON); the object stays for the checks.
-      const bytes = sharedJsonBytes(res.body);
-      if (bytes !== null) {
+      if (sendJson(ctx, res.status, res.body, res.headers)) {
         state.body = res.body;
-        ctx.set('Content-Type', 'application/json; charset=utf-8');
+        return;
       }
-      ctx.body = bytes ?? res.body;
+      for (const k in res.headers) ctx.set(k, res.headers[k]!);
+      ctx.body = res.body;
     } catch (err) {
       const e = err as { status?: number; type?: string };
       const mapped = err instanceof HttpError ? err : e.status === 413 || e.type === 'entity.too.large'
@@ -169,7 +210,8 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
           : e.status === 415 ? new HttpError(415, 'Unsupported request body encoding') : err;
       const { status, body } = toErrorResponse(mapped, onBug);
       ctx.status = status;
-      ctx.body = body;
+      if (sendJson(ctx, status, body, {})) (ctx.state as { body?: unknown }).body = body;
+      else ctx.body = body;
     }
   });
   return app;
