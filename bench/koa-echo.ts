@@ -1,19 +1,9 @@
-// The HTTP baseline: a bare Koa app with one middleware-free echo route (reads the JSON body, answers it back); prints its URL.
+// The HTTP baseline: the bare Koa echo app (bench/lib/koa-echo-app.ts) on a loopback port; prints its URL.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Koa from 'koa';
+import { echoApp } from './lib/koa-echo-app.js';
 
-const app = new Koa();
-app.use(async (ctx) => {
-  if (ctx.method !== 'POST' || ctx.path !== '/api/trade/execute') {
-    ctx.status = 404;
-    return;
-  }
-  const chunks: Buffer[] = [];
-  for await (const c of ctx.req) chunks.push(c as Buffer);
-  ctx.body = { success: true, echo: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as unknown };
-});
-const server = createServer(app.callback()).listen(0, '127.0.0.1', () => {
+const server = createServer(echoApp().callback()).listen(0, '127.0.0.1', () => {
   process.stdout.write(`bare koa listening on http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
 });
 process.on('SIGINT', () => server.close(() => process.exit(0)));

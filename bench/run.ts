@@ -15,6 +15,7 @@ interface Spec { name: string; file: string; flags?: string[]; args: string[]; q
 
 const SPECS: Spec[] = [
   { name: 'http', file: 'bench/http', args: ['3', '5'], quick: ['1', '2'] },
+  { name: 'socketless', file: 'bench/http-socketless', args: ['20000', '7'], quick: ['2000', '2'] },
   { name: 'engine', file: 'bench/engine', flags: ['--expose-gc'], args: ['1000000', '100'], quick: ['50000', '100'] },
   { name: 'week', file: 'bench/week', args: ['100', '7', '200000'], quick: ['100', '1', '28800'] },
   { name: 'reads', file: 'bench/reads', args: ['10000', '100'], quick: ['1000', '20'] },
@@ -23,7 +24,7 @@ const SPECS: Spec[] = [
   { name: 'scaling', file: 'bench/scaling', args: ['100000'], quick: ['10000'] },
 ];
 
-const ORDER = ['1', '2', '3', '3b', '3c', '3d', '4a', '4b', '4c', '5', '6a', '6b', '7a', '7b', 'S1', 'S2', 'S3'];
+const ORDER = ['1', '1b', '2', '3', '3b', '3c', '3d', '4a', '4b', '4c', '5', '6a', '6b', '7a', '7b', 'S1', 'S2', 'S3'];
 
 const USAGE = `usage: npm run bench [-- [--quick] [--source] [--profile] [--no-write] [names...]]
   names      any of ${SPECS.map((s) => s.name).join(', ')} (default: all)
