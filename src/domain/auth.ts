@@ -25,6 +25,30 @@ export async function findAgentByKey(deps: Deps, tx: ReadTx<Tables>, key: string
   return agent && agent.status === 'active' ? agent : undefined;
 }
 
+/**
+ * Agent principals by key, per store, with the agents table's version they were read at: every
+ * request with an agent key asks, and the answer depends on that table alone (versions are never
+ * reused, so an equal version means the same rows, after a restore too). Only usable agents' keys
+ * are kept. A lean form of TableMemo, whose general bookkeeping cost half of what this saves.
+ */
+const agentPrincipals = new WeakMap<object, Map<string, { version: number; principal: Principal }>>();
+const AGENT_KEYS_KEPT = 100_000;
+
+/** The principal of the usable agent owning `key`, if any (frozen: shared by the requests that present the key). */
+async function agentPrincipal(deps: Deps, tx: ReadTx<Tables>, key: string): Promise<Principal | undefined> {
+  const version = await tx.version('agents');
+  let kept = agentPrincipals.get(deps.store);
+  if (kept === undefined) agentPrincipals.set(deps.store, (kept = new Map()));
+  const hit = kept.get(key);
+  if (hit !== undefined && hit.version === version) return hit.principal;
+  const agent = await findAgentByKey(deps, tx, key);
+  if (!agent) return undefined;
+  const principal: Principal = Object.freeze({ kind: 'agent', agentId: agent.id, ownerId: agent.ownerId, generation: agent.generation });
+  if (kept.size >= AGENT_KEYS_KEPT) kept.clear();
+  kept.set(key, { version, principal });
+  return principal;
+}
+
 /** The admin owning `key` (any status; callers decide what an inactive admin may do). */
 export function findAdminByKey(deps: Deps, tx: ReadTx<Tables>, key: string): Promise<Admin | undefined> {
   return byHash(deps, tx, 'admins', key);
@@ -56,8 +80,8 @@ export async function authenticate(
       if (mode === 'optional') return { kind: 'anonymous' };
       throw new DomainError(legacy ? 'LEGACY_KEY_MISSING' : 'AGENT_KEY_MISSING');
     }
-    const agent = await findAgentByKey(deps, tx, key);
-    if (agent) return { kind: 'agent', agentId: agent.id, ownerId: agent.ownerId, generation: agent.generation };
+    const agent = await agentPrincipal(deps, tx, key);
+    if (agent) return agent;
     const admin = await findAdminByKey(deps, tx, key);
     if (admin && admin.status === 'active') return { kind: 'admin', adminId: admin.id };
     await rejectDeactivatedTeam(deps, tx, key);

@@ -55,6 +55,25 @@ describe('authentication', () => {
     expect((await s.call('GET', '/api/price', { key: a.apiKey, query: SOL })).status).to.equal(200);
   });
 
+  it('refuses a key the moment its agent changes, however often the key was accepted before (401)', async () => {
+    const before = await s.world.snapshot();
+    const a = await createAgent(s, ADMIN_KEY, 'Busy');
+    for (let i = 0; i < 3; i++) expect((await s.call('GET', '/api/price', { key: a.apiKey, query: SOL })).status).to.equal(200);
+    const active = await s.world.snapshot();
+    expect((await s.call('POST', `/api/admin/agents/${a.agentId}/deactivate`, { key: ADMIN_KEY, body: { reason: 'test' } })).status).to.equal(200);
+    expectError(await s.call('GET', '/api/price', { key: a.apiKey, query: SOL }), 401, BAD_KEY);
+    // Restoring brings back the agent as it was, key and all; a world from before it knows neither.
+    await s.world.restore(active);
+    expect((await s.call('GET', '/api/price', { key: a.apiKey, query: SOL })).status).to.equal(200);
+    await s.world.restore(before);
+    expectError(await s.call('GET', '/api/price', { key: a.apiKey, query: SOL }), 401, BAD_KEY);
+    await s.world.restore(active);
+    const reset = await s.call('POST', '/api/agent/reset-api-key', { key: a.apiKey });
+    expect(reset.status, JSON.stringify(reset.body)).to.equal(200);
+    expectError(await s.call('GET', '/api/price', { key: a.apiKey, query: SOL }), 401, BAD_KEY);
+    expect((await s.call('GET', '/api/price', { key: reset.body.apiKey, query: SOL })).status).to.equal(200);
+  });
+
   it('stores keys as hashes and an encrypted copy, never in plaintext', async () => {
     const row = await s.world.deps.store.read((tx) => tx.get('agents', agent.agentId));
     expect(JSON.stringify(row)).to.not.include(agent.apiKey);
