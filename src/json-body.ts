@@ -22,7 +22,11 @@ export function readPlainBody(req: IncomingMessage, limit: number): Promise<unkn
   const length = Number(lengthHeader);
   if (length > limit) return null;
   return new Promise((resolve, reject) => {
-    const decoder = new StringDecoder('utf8');
+    // Most bodies arrive in one chunk: that one is decoded at the end, without a StringDecoder. A
+    // decoder only tells a tail cut inside a character apart; a body ending in one is not JSON
+    // either way, and mid-body bytes decode the same (U+FFFD for each bad sequence).
+    let first: Buffer | null = null;
+    let decoder: StringDecoder | null = null;
     let text = '';
     let received = 0;
     const cleanup = () => {
@@ -33,11 +37,20 @@ export function readPlainBody(req: IncomingMessage, limit: number): Promise<unkn
     };
     const onData = (chunk: Buffer) => {
       received += chunk.length;
+      if (decoder === null) {
+        if (first === null) {
+          first = chunk;
+          return;
+        }
+        decoder = new StringDecoder('utf8');
+        text = decoder.write(first);
+      }
       text += decoder.write(chunk);
     };
     const onEnd = () => {
       cleanup();
-      text += decoder.end();
+      if (decoder !== null) text += decoder.end();
+      else if (first !== null) text = first.toString('utf8');
       if (received !== length) {
         reject(statusError(new Error('request size did not match content length'), 400));
         return;

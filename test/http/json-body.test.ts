@@ -11,14 +11,13 @@ const coBody = createRequire(createRequire(import.meta.url).resolve('koa-bodypar
   json(req: unknown, opts: Record<string, unknown>): Promise<{ parsed: unknown }>;
 };
 
-/** A request stream carrying `bytes` with JSON headers. */
-function request(bytes: Buffer, headers: Record<string, string> = {}): IncomingMessage {
+/** A request stream carrying `bytes` with JSON headers, in one chunk or in two (split inside a multi-byte character when there is one). */
+function request(bytes: Buffer, headers: Record<string, string> = {}, chunks: 1 | 2 = 2): IncomingMessage {
   const req = new PassThrough() as unknown as IncomingMessage & PassThrough;
   Object.assign(req, { headers: { 'content-type': 'application/json', 'content-length': String(bytes.length), ...headers } });
-  // Two chunks, split inside a multi-byte character when there is one.
-  const cut = Math.min(bytes.length, 3);
+  const cut = chunks === 1 ? bytes.length : Math.min(bytes.length, 3);
   setImmediate(() => {
-    req.write(bytes.subarray(0, cut));
+    if (cut > 0) req.write(bytes.subarray(0, cut));
     req.end(bytes.subarray(cut));
   });
   return req;
@@ -39,15 +38,27 @@ const TEXTS = [
   '[{"__proto__":null}]', '{"a":1}garbage',
 ];
 
+/** Bodies that are not valid UTF-8: bad sequences inside a string, and tails cut inside a character or malformed. */
+const BAD_UTF8 = [
+  Buffer.concat([Buffer.from('{"a":"x'), Buffer.from([0xe0, 0x80]), Buffer.from('y"}')]),
+  Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xff, 0xc3]), Buffer.from('"}')]),
+  Buffer.concat([Buffer.from('{"a":1}'), Buffer.from([0xe0, 0x80])]),
+  Buffer.concat([Buffer.from('{"a":1}'), Buffer.from([0xf0, 0x9f])]),
+  Buffer.concat([Buffer.from('{"a":1} '), Buffer.from([0xc3])]),
+  Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xe2, 0x82])]),
+];
+
 describe('plain JSON request bodies (src/json-body.ts)', () => {
-  for (const text of TEXTS) {
-    it(`reads ${JSON.stringify(text)} as co-body does`, async () => {
-      const bytes = Buffer.from(text, 'utf8');
-      const mine = readPlainBody(request(bytes), 1024 * 1024);
-      expect(mine).to.not.equal(null);
-      const theirs = coBody.json(request(bytes), { limit: '1mb', strict: true, returnRawBody: true }).then((r) => r.parsed);
-      expect(await outcome(mine!)).to.deep.equal(await outcome(theirs));
-    });
+  const bodies = [...TEXTS.map((t) => Buffer.from(t, 'utf8')), ...BAD_UTF8];
+  for (const bytes of bodies) {
+    for (const chunks of [1, 2] as const) {
+      it(`reads ${JSON.stringify(bytes.toString('latin1'))} in ${chunks} chunk(s) as co-body does`, async () => {
+        const mine = readPlainBody(request(bytes, {}, chunks), 1024 * 1024);
+        expect(mine).to.not.equal(null);
+        const theirs = coBody.json(request(bytes, {}, chunks), { limit: '1mb', strict: true, returnRawBody: true }).then((r) => r.parsed);
+        expect(await outcome(mine!)).to.deep.equal(await outcome(theirs));
+      });
+    }
   }
 
   it('leaves every other shape to koa-bodyparser', () => {
