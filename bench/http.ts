@@ -1,4 +1,5 @@
 // Benchmark 1: HTTP trade throughput, 50 concurrent clients (autocannon), `compsim serve` against a bare Koa echo app in the same run.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { ADMIN_KEY, SOL, USDC } from './lib/arena.js';
@@ -39,9 +40,25 @@ async function setup(url: string, n: number): Promise<{ competitionId: string; k
   return { competitionId: r.competition.id, keys: agents.map((a) => a.key) };
 }
 
+/**
+ * CPU seconds (user + system, all threads) a process has used, from /proc; null where there is no
+ * /proc. Read around each window, it gives the server's CPU per answered request, a figure that
+ * moves less with the machine's state than throughput does (the load generator shares the cores).
+ */
+function cpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
 /** One load window: `CLIENTS` connections, each with its own agent key, alternating buy and sell. */
-async function load(url: string, seconds: number, competitionId: string, keys: string[]) {
+async function load(url: string, seconds: number, competitionId: string, keys: string[], pid?: number) {
   let next = 0;
+  const cpu0 = cpuSeconds(pid);
   const r = await autocannon({
     url: `${url}/api/trade/execute`, connections: CLIENTS, duration: seconds,
     setupClient: (client) => {
@@ -53,7 +70,10 @@ async function load(url: string, seconds: number, competitionId: string, keys: s
       ]);
     },
   });
-  return { perSec: r['2xx'] / r.duration, non2xx: r.non2xx, errors: r.errors + r.timeouts, p50: r.latency.p50, p99: r.latency.p99 };
+  const cpu1 = cpuSeconds(pid);
+  const answered = r['2xx'] + r.non2xx;
+  const cpuUs = cpu0 !== null && cpu1 !== null && answered > 0 ? ((cpu1 - cpu0) * 1e6) / answered : null;
+  return { perSec: r['2xx'] / r.duration, non2xx: r.non2xx, errors: r.errors + r.timeouts, p50: r.latency.p50, p99: r.latency.p99, cpuUs };
 }
 
 /** Row 1: median of alternating windows of each server, and their ratio. */
@@ -65,11 +85,11 @@ export async function http(rounds = 3, seconds = 5): Promise<BenchRow[]> {
     const compsim = await spawnServe(['--admin-key', ADMIN_KEY], childProfileFlags('compsim'));
     servers.push(compsim);
     const arena = await setup(compsim.url, CLIENTS);
-    const targets = [{ label: 'koa', url: koa.url }, { label: 'compsim', url: compsim.url }];
+    const targets = [{ label: 'koa', url: koa.url, pid: koa.child.pid }, { label: 'compsim', url: compsim.url, pid: compsim.child.pid }];
     for (const t of targets) await load(t.url, 2, arena.competitionId, arena.keys); // warm-up
     const windows = new Map(targets.map((t) => [t.label, [] as Awaited<ReturnType<typeof load>>[]]));
     for (let i = 0; i < rounds; i++) {
-      for (const t of targets) windows.get(t.label)!.push(await load(t.url, seconds, arena.competitionId, arena.keys));
+      for (const t of targets) windows.get(t.label)!.push(await load(t.url, seconds, arena.competitionId, arena.keys, t.pid));
     }
     const k = windows.get('koa')!;
     const c = windows.get('compsim')!;
@@ -77,12 +97,16 @@ export async function http(rounds = 3, seconds = 5): Promise<BenchRow[]> {
     const rate = median(c.map((w) => w.perSec));
     const pairs = c.map((w, i) => w.perSec / k[i]!.perSec);
     const bad = c.reduce((n, w) => n + w.non2xx + w.errors, 0) + k.reduce((n, w) => n + w.non2xx + w.errors, 0);
+    const cpuC = c.every((w) => w.cpuUs !== null) ? median(c.map((w) => w.cpuUs!)) : null;
+    const cpuK = k.every((w) => w.cpuUs !== null) ? median(k.map((w) => w.cpuUs!)) : null;
+    const cpu = cpuC !== null && cpuK !== null
+      ? `server CPU per request (user + system, all threads) compsim ${num(cpuC)} µs, Koa ${num(cpuK)} µs (${(cpuK / cpuC).toFixed(2)} x); ` : '';
     return [{
       id: '1', name: `HTTP POST /api/trade/execute, ${CLIENTS} concurrent clients (autocannon): compsim serve vs bare Koa echo`,
       value: `${num(rate)} trades/s = ${(rate / koaRate).toFixed(2)} x Koa`, target: '>= 0.7 x bare Koa', pass: rate / koaRate >= 0.7,
       notes: `bare Koa echo ${num(koaRate)} req/s; median of ${rounds} alternating ${seconds} s windows each (per window pair ${pairs.map((x) => x.toFixed(2)).join(', ')}); `
         + `latency p50/p99 compsim ${ms(median(c.map((w) => w.p50)))}/${ms(median(c.map((w) => w.p99)))}, Koa ${ms(median(k.map((w) => w.p50)))}/${ms(median(k.map((w) => w.p99)))}; `
-        + `servers in child processes, load generator in this one; ${bad} non-2xx or errors`,
+        + `${cpu}servers in child processes, load generator in this one; ${bad} non-2xx or errors`,
     }];
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
