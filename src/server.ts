@@ -1,4 +1,4 @@
-// createServer(world): a Koa app (logging + request journal, CORS, body parsing, dispatch, latency faults); never listens by itself.
+// createServer(world): a Koa app (one middleware: CORS, the web pages, body parsing, dispatch, latency faults, the request journal and log); never listens by itself.
 import cors from '@koa/cors';
 import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
@@ -17,7 +17,7 @@ import { sharedJsonBytes } from './http/json-text.js';
 import { BODY_LIMIT, BODY_LIMIT_BYTES, INVALID_JSON_MESSAGE, LOAD_BODY_LIMIT, LOAD_PATH, tooLargeError } from './http/body-text.js';
 import { ANONYMOUS } from './domain/auth.js';
 import { readPlainBody } from './json-body.js';
-import { webMiddleware } from './web.js';
+import { webAnswer } from './web.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions {
@@ -123,39 +123,6 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
   const onViolation = options.onResponseViolation;
   const checker = onViolation ? createResponseChecker(options.routes ?? ROUTES) : undefined;
 
-  // Default @koa/cors, whose non-preflight work is done inline below: Vary: Origin, then
-  // Access-Control-Allow-Origin: * on every answer (its headers kept on errors that pass it).
-  const preflight = cors();
-  app.use(async (ctx, next) => {
-    const t0 = performance.now();
-    if (ctx.method === 'OPTIONS') {
-      await preflight(ctx, next);
-    } else {
-      try {
-        await next();
-      } catch (err) {
-        throw corsHeadersOnError(err);
-      }
-      // A JSON answer written directly (sendJson) already carries both CORS headers; any other gets
-      // them now, first, as ctx.vary('Origin') and ctx.set() before `next` would have put them.
-      if (!ctx.res.headersSent) corsHeadersFirst(ctx.res);
-    }
-    const state = ctx.state as { principal?: Principal; routeId?: string | null; body?: unknown };
-    const principal = state.principal ?? ANONYMOUS;
-    const routeId = state.routeId ?? null;
-    const path = ctx.path;
-    // Test mode: routed answers against their route's schemas, unrouted errors against the envelope.
-    if (checker && (routeId || ctx.status >= 400)) {
-      const v = checker.check({ routeId, method: ctx.method, path, status: ctx.status, body: 'body' in state ? state.body : ctx.body });
-      if (v) onViolation!(v);
-    }
-    world.sim?.record({ method: ctx.method, path, status: ctx.status, principal, routeId });
-    if (log?.isLevelEnabled('info')) {
-      log.info({ method: ctx.method, path, status: ctx.status, ms: Math.round((performance.now() - t0) * 10) / 10, principal: principalLabel(principal) },
-        `${ctx.method} ${path} ${ctx.status}`);
-    }
-  });
-  if (options.web ?? true) app.use(webMiddleware({ simApi, version: world.deps.config.version, ...(options.routes ? { routes: options.routes } : {}) }));
   const parseBody = bodyParser({ jsonLimit: BODY_LIMIT, formLimit: BODY_LIMIT, enableTypes: ['json', 'form'], strict: true });
   // Only a world document may be big.
   const parseLoad = bodyParser({ jsonLimit: LOAD_BODY_LIMIT, enableTypes: ['json'], strict: true });
@@ -181,7 +148,7 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
   };
   // Body parsing, dispatch and the answer; parser failures (malformed JSON -> 400, over 1 MB -> 413)
   // become envelope errors.
-  app.use(async (ctx) => {
+  const answerApi = async (ctx: Koa.Context): Promise<void> => {
     try {
       await readBody(ctx);
       const res = await dispatch(world, table, {
@@ -212,6 +179,44 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
       ctx.status = status;
       if (sendJson(ctx, status, body, {})) (ctx.state as { body?: unknown }).body = body;
       else ctx.body = body;
+    }
+  };
+  const web = options.web ?? true ? webAnswer({ simApi, version: world.deps.config.version, ...(options.routes ? { routes: options.routes } : {}) }) : null;
+  /** The OpenAPI document, the docs and the dashboard, else the API. */
+  const answer = (ctx: Koa.Context): Promise<void> | undefined => (web?.(ctx) ? undefined : answerApi(ctx));
+
+  // Default @koa/cors, whose non-preflight work is done inline below: Vary: Origin, then
+  // Access-Control-Allow-Origin: * on every answer (its headers kept on errors that pass it).
+  const preflight = cors();
+  // One middleware (each Koa layer costs a dispatch step and a promise per request): CORS, the
+  // answer, then the request's journal entry and log line.
+  app.use(async (ctx) => {
+    const t0 = performance.now();
+    if (ctx.method === 'OPTIONS') {
+      await preflight(ctx, async () => answer(ctx));
+    } else {
+      try {
+        await answer(ctx);
+      } catch (err) {
+        throw corsHeadersOnError(err);
+      }
+      // A JSON answer written directly (sendJson) already carries both CORS headers; any other gets
+      // them now, first, as ctx.vary('Origin') and ctx.set() ahead of the answer would have put them.
+      if (!ctx.res.headersSent) corsHeadersFirst(ctx.res);
+    }
+    const state = ctx.state as { principal?: Principal; routeId?: string | null; body?: unknown };
+    const principal = state.principal ?? ANONYMOUS;
+    const routeId = state.routeId ?? null;
+    const path = ctx.path;
+    // Test mode: routed answers against their route's schemas, unrouted errors against the envelope.
+    if (checker && (routeId || ctx.status >= 400)) {
+      const v = checker.check({ routeId, method: ctx.method, path, status: ctx.status, body: 'body' in state ? state.body : ctx.body });
+      if (v) onViolation!(v);
+    }
+    world.sim?.record({ method: ctx.method, path, status: ctx.status, principal, routeId });
+    if (log?.isLevelEnabled('info')) {
+      log.info({ method: ctx.method, path, status: ctx.status, ms: Math.round((performance.now() - t0) * 10) / 10, principal: principalLabel(principal) },
+        `${ctx.method} ${path} ${ctx.status}`);
     }
   });
   return app;
