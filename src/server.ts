@@ -90,10 +90,12 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * one `writeHead` and one `end` instead of Koa's body setter and respond step, which cost about as
  * much again as the answer's text. Returns false, writing nothing, for what it leaves to Koa: HEAD
  * requests, bodiless statuses, anything but an object or array body, a route header naming
- * `Content-Type` or `Content-Length`.
+ * `Content-Type`, `Content-Length` or a CORS header, and a connection the client already closed
+ * (Koa then writes nothing either).
  */
 function sendJson(ctx: Koa.Context, status: number, body: unknown, headers: Record<string, string>): boolean {
   if (ctx.method === 'HEAD' || EMPTY_STATUS.has(status) || body === null || typeof body !== 'object' || Buffer.isBuffer(body)) return false;
+  if (!ctx.writable) return false;
   const list: string[] = ['Vary', 'Origin', 'Access-Control-Allow-Origin', '*'];
   for (const k in headers) {
     const lower = k.toLowerCase();

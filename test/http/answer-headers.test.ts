@@ -1,6 +1,9 @@
 // The bytes of an answer's head: JSON answers written directly and answers left to Koa carry the same headers, in the same order.
 import { expect } from 'chai';
-import { request } from 'node:http';
+import { request, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createServer } from '../../src/server.js';
+import { createWorld } from '../../src/world.js';
 import { expectError } from '../helpers/actors.js';
 import { ADMIN_KEY } from '../helpers/server.js';
 import { startArena, TOK, usdcOnly, type Arena } from '../helpers/trading.js';
@@ -82,5 +85,40 @@ describe('answer heads', () => {
     const reset = String(a.s.world.deps.clock.now() + 60_000);
     expect(stable(res!)).to.deep.equal([...CORS, ['Retry-After', '60'], ['X-RateLimit-Reset', reset], JSON_TYPE, ['Content-Length', String(res!.body.length)], ...KEEP_ALIVE]);
     expectError({ status: 429, body: JSON.parse(res!.body.toString()) }, 429, 'Rate limit exceeded. Try again in 60 seconds.');
+  });
+});
+
+describe('an answer to a client that has gone', () => {
+  it('keeps serving when a client closed its connection while its answer waited', async () => {
+    let release!: () => void;
+    const waiting = new Promise<void>((resolve) => { release = resolve; });
+    const world = await createWorld({ admin: { apiKey: ADMIN_KEY } });
+    const server = createServer(world, { delay: () => waiting }).listen(0, '127.0.0.1');
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const fault = await fetch(`${url}/api/sim/faults`, {
+        method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ kind: 'latency', path: '/api/health', ms: 1000 }),
+      });
+      expect(fault.status).to.equal(200);
+      // The answer is held by the latency fault; the client gives up, the server sees the
+      // connection close, then the answer is let go.
+      const closedOnServer = new Promise<void>((resolve) => server.once('request', (req: IncomingMessage) => req.socket.once('close', () => resolve())));
+      const req = request(`${url}/api/health`);
+      req.on('error', () => {});
+      req.end();
+      await new Promise<void>((resolve) => server.once('request', () => resolve()));
+      req.destroy();
+      await closedOnServer;
+      release();
+      const res = await fetch(`${url}/api/competitions`);
+      expect(res.status).to.equal(200);
+      expect(((await res.json()) as { success: boolean }).success).to.equal(true);
+    } finally {
+      release();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
