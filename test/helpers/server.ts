@@ -1,6 +1,6 @@
 // Test helper: a world served over real HTTP on port 0, with a small JSON client.
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { request, type Server } from 'node:http';
 import { createServer, type ServerOptions } from '../../src/server.js';
 import type { ResponseViolation } from '../../src/http/response-check.js';
 import { createWorld, type World } from '../../src/world.js';
@@ -16,6 +16,8 @@ export interface CallResult { status: number; body: any; headers: Headers }
 export interface TestServer {
   world: World;
   url: string;
+  /** The listening server (its `request` events show when an answer is under way). */
+  server: Server;
   close(): Promise<void>;
   call(method: string, path: string, opts?: CallOptions): Promise<CallResult>;
 }
@@ -78,7 +80,7 @@ export async function startTestServer(options: WorldOptions = {}, serverOptions:
     server.close(() => resolve());
     server.closeAllConnections();
   });
-  return { world, url, close, call };
+  return { world, url, server, close, call };
 }
 
 /**
@@ -96,4 +98,29 @@ export function sharedServer(options: WorldOptions, setup: (s: TestServer) => Pr
   });
   beforeEach(() => server!.world.restore(snap));
   after(() => server?.close());
+}
+
+/** An answer as it came over the socket: the status line, the header lines (names as spelled, in order) and the body's bytes. */
+export interface RawAnswer { status: string; headers: [string, string][]; body: Buffer }
+
+/** One request over a socket, without fetch's header handling: for tests of an answer's exact head and bytes. */
+export function rawCall(url: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${path}`, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const lines: [string, string][] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) lines.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
+        resolve({ status: `${res.statusCode} ${res.statusMessage}`, headers: lines, body: Buffer.concat(chunks) });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The value of header `name` (any case) in a raw answer. */
+export function rawHeader(a: RawAnswer, name: string): string | undefined {
+  return a.headers.find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
 }

@@ -1,12 +1,11 @@
 // Shared lists' kept JSON text: the bytes equal JSON.stringify's, over HTTP too, and a changed leaderboard is never answered from an old text.
 import { expect } from 'chai';
-import { request } from 'node:http';
 import { dispatch } from '../../src/http/dispatch.js';
 import { shareJson, sharedJsonBytes } from '../../src/http/json-text.js';
 import { compileRoutes } from '../../src/http/router.js';
 import { ROUTES } from '../../src/http/routes/index.js';
 import { MINUTE, setSolPrice, threeAgentCup, type Cup } from '../helpers/competition-reads.js';
-import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
+import { ADMIN_KEY, rawCall, rawHeader, startTestServer, type TestServer } from '../helpers/server.js';
 
 describe('sharedJsonBytes', () => {
   const rows = () => shareJson([{ rank: 1, agentName: 'Ærø "quoted" \u2028 🚀', value: 1.5e-7, none: null }, { rank: 2, agentName: 'b', value: -0, none: null }]);
@@ -49,19 +48,10 @@ describe('sharedJsonBytes', () => {
   });
 });
 
-/** GET over a socket: status, content type and the raw body text. */
-function rawGet(url: string, key: string): Promise<{ status: number; type: string | undefined; length: string | undefined; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers: { authorization: `Bearer ${key}` } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => resolve({
-        status: res.statusCode ?? 0, type: res.headers['content-type'], length: res.headers['content-length'], text: Buffer.concat(chunks).toString('utf8'),
-      }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+/** GET over a socket: status, content type, length and the raw body text. */
+async function rawGet(url: string, key: string): Promise<{ status: number; type: string | undefined; length: string | undefined; text: string }> {
+  const a = await rawCall(url, 'GET', '', { authorization: `Bearer ${key}` });
+  return { status: Number(a.status.split(' ')[0]), type: rawHeader(a, 'content-type'), length: rawHeader(a, 'content-length'), text: a.body.toString('utf8') };
 }
 
 describe('GET /api/competitions/leaderboard sent from the kept text', () => {
