@@ -98,7 +98,8 @@ export async function runCommand(args: RunArgs, io: RunIo, makeTarget?: () => Ta
       try {
         const sc = loadScenario(file);
         result = await runScenario(sc, target, {
-          onEvent: progress.onEvent,
+          // Only the report writes the log's text; a run without one keeps its hash alone.
+          onEvent: progress.onEvent, keepLog: args.report !== undefined,
           ...(args.report !== undefined ? { afterSteps: async (key: string) => void reports.set(file, await collectReport(target, key)) } : {}),
         });
       } catch (err) {

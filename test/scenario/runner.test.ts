@@ -167,6 +167,16 @@ describe('scenario runner in-process', () => {
     expect(new Set(runs.map((r) => r.hash)).size).to.equal(1);
   });
 
+  it('keeps only the hash with keepLog: false: the same hash, and reading the log says it was not kept', async () => {
+    const sc = loadScenario(join(ROOT, 'scenarios', 'simulation', 'fork-and-compare.scenario.json'));
+    const kept = await runScenario(sc, inProcessTarget());
+    const hashOnly = await runScenario(sc, inProcessTarget(), { keepLog: false });
+    expect(hashOnly.ok).to.equal(true);
+    expect(hashOnly.requests).to.equal(kept.requests);
+    expect(hashOnly.hash).to.equal(kept.hash);
+    expect(() => hashOnly.log).to.throw('the response log keeps only its hash (keepText: false)');
+  });
+
   it('gives identical logs with seeded upstream slippage, and a different log for another seed', async () => {
     const doc = JSON.parse(readFileSync(join(ROOT, 'scenarios', 'trading', 'execute-and-quote.scenario.json'), 'utf8')) as Record<string, Json>;
     doc.world = { slippage: 'upstream' };

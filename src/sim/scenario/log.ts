@@ -75,7 +75,8 @@ const COMMA = 0x2c;
  *
  * Text accumulates from the start of the buffer; a line being written is the bytes from
  * `lineStart`. When the buffer is full, the bytes before the line go to `retire` and the line so
- * far moves to a fresh buffer, so a buffer only ever holds whole lines.
+ * far moves to a fresh buffer (or the one retired before, when its owner gave it back), so a
+ * retired buffer only ever holds whole lines.
  */
 class CanonicalWriter {
   chunk: Buffer;
@@ -83,11 +84,14 @@ class CanonicalWriter {
   lineStart = 0;
   /** Length of the shortest secret: shorter strings cannot hold one. */
   private shortest = Infinity;
+  /** A retired buffer its owner no longer needs, written next instead of a new one. */
+  private spare: Buffer | undefined;
 
   constructor(
     private readonly size: number,
     private readonly secrets: readonly string[],
-    private readonly retire: (done: Buffer) => void,
+    /** Takes the whole lines before the one being written; 'reuse' gives their buffer back once read. */
+    private readonly retire: (done: Buffer) => 'reuse' | 'keep',
   ) {
     this.chunk = Buffer.allocUnsafe(size);
     this.secretsChanged();
@@ -103,9 +107,12 @@ class CanonicalWriter {
   private room(n: number): void {
     if (this.pos + n <= this.chunk.length) return;
     const partial = this.pos - this.lineStart;
-    const next = Buffer.allocUnsafe(Math.max(this.size, (partial + n) * 2));
+    const need = Math.max(this.size, (partial + n) * 2);
+    const spare = this.spare;
+    const next = spare !== undefined && spare.length >= need ? spare : Buffer.allocUnsafe(need);
+    this.spare = undefined;
     this.chunk.copy(next, 0, this.lineStart, this.pos);
-    if (this.lineStart > 0) this.retire(this.chunk.subarray(0, this.lineStart));
+    if (this.lineStart > 0 && this.retire(this.chunk.subarray(0, this.lineStart)) === 'reuse') this.spare = this.chunk;
     this.chunk = next;
     this.lineStart = 0;
     this.pos = partial;
@@ -243,7 +250,7 @@ class CanonicalWriter {
  * wire (`undefined` members dropped, `toJSON` applied); `null` for a value JSON cannot write.
  */
 export function canonicalJson(value: unknown): string {
-  const w = new CanonicalWriter(256, [], () => undefined);
+  const w = new CanonicalWriter(256, [], () => 'reuse');
   return w.value(value, '') ? w.chunk.toString('utf8', 0, w.pos) : 'null';
 }
 
@@ -267,21 +274,27 @@ const CHUNK_BYTES = 1 << 20;
  *
  * The text is written as UTF-8 into 1 MB buffers, hashed as each one fills: a week's log is
  * hundreds of MB, and as strings its lines would cost a string per value and a copy per line
- * before the bytes, and be copied by every garbage collection that moves them.
+ * before the bytes, and be copied by every garbage collection that moves them. A log that keeps
+ * only its hash writes every line into the same two buffers.
  */
 export class ResponseLog {
   private readonly secrets: string[] = [];
   private readonly sha = createHash('sha256');
-  /** Filled buffers (hashed); the writer holds the one being written. */
+  /** Filled buffers (hashed) when the text is kept; the writer holds the one being written. */
   private readonly full: Buffer[] = [];
   private readonly out: CanonicalWriter;
   private lines = 0;
 
-  /** `chunkBytes`: size of the buffers (tests use tiny ones, so lines cross them). */
-  constructor(chunkBytes = CHUNK_BYTES) {
+  /**
+   * `chunkBytes`: size of the buffers (tests use tiny ones, so lines cross them). `keepText`:
+   * false keeps only the hash ({@link text} throws), so memory stays flat however long the run.
+   */
+  constructor(chunkBytes = CHUNK_BYTES, private readonly keepText = true) {
     this.out = new CanonicalWriter(chunkBytes, this.secrets, (done) => {
       this.sha.update(done);
+      if (!keepText) return 'reuse';
       this.full.push(done);
+      return 'keep';
     });
   }
 
@@ -313,6 +326,7 @@ export class ResponseLog {
 
   /** The log as text: one canonical JSON line per exchange, each ending in a newline. */
   text(): string {
+    if (!this.keepText) throw new Error('the response log keeps only its hash (keepText: false)');
     return Buffer.concat([...this.full, this.out.chunk.subarray(0, this.out.pos)]).toString('utf8');
   }
 

@@ -38,7 +38,7 @@ export interface ScenarioResult {
   requests: number;
   /** SHA-256 of the response log. */
   hash: string;
-  /** The response log (canonical JSON lines), made when first read. */
+  /** The response log (canonical JSON lines), made when first read; throws if the run did not keep it ({@link RunOptions.keepLog}). */
   log: string;
   failure?: StepFailure;
 }
@@ -59,6 +59,11 @@ export interface RunOptions {
    * The clock answer of a call's `at` goes into that call's line and is not reported on its own.
    */
   onExchange?: (at: string, response: TargetResponse) => void;
+  /**
+   * Keep the log's text for {@link ScenarioResult.log} (default true). False keeps only its hash:
+   * a week's log is hundreds of MB, and reading `log` then throws.
+   */
+  keepLog?: boolean;
 }
 
 /** Thrown inside the runner to stop at a step. */
@@ -111,7 +116,7 @@ function statusOk(expected: CallStep['expect'], status: number): string | null {
 /** Runs a validated scenario; never throws for a failing step (the result says why). */
 export async function runScenario(sc: Scenario, target: Target, options: RunOptions = {}): Promise<ScenarioResult> {
   const { doc } = sc;
-  const log = new ResponseLog();
+  const log = new ResponseLog(undefined, options.keepLog ?? true);
   const vars = new Map<string, Json>();
   const keys = new Map<string, string>();
   const ids = { snapshot: new Map<string, string>(), fault: new Map<string, string>() };
