@@ -46,12 +46,17 @@ function toMs(v: string | number | null | undefined): number | null {
   return ms;
 }
 
+/** Spellings other than the catalogue's own kept for lookups (any mix of cases of any token's address could be asked for). */
+const ALIASES_KEPT = 10_000;
+
 /** In-memory catalogue keyed by (chain, lower-cased address). */
 export class Catalogue implements TokenCatalogue {
   private readonly byChain = new Map<SpecificChain, CatalogueToken[]>();
   private readonly byKey = new Map<string, CatalogueToken>();
   /** Per chain: address (lower-cased on EVM chains) -> token; looked up with the caller's own string, no key to build. */
   private readonly byAddress = new Map<SpecificChain, Map<string, CatalogueToken>>();
+  /** Other spellings of known addresses added to `byAddress` by {@link find}. */
+  private aliases = 0;
 
   constructor(file: TokensFile) {
     for (const chain of SPECIFIC_CHAINS) {
@@ -91,10 +96,21 @@ export class Catalogue implements TokenCatalogue {
     if (byAddress === undefined) return undefined;
     const exact = byAddress.get(address);
     if (exact) return exact;
-    if (chain !== 'svm') return byAddress.get(address.toLowerCase());
-    // Burn addresses match case-insensitively on every chain (upstream compares them lower-cased).
-    const burn = this.byKey.get(key(address.toLowerCase(), chain));
-    return burn?.kind === 'burn' ? burn : undefined;
+    let found: CatalogueToken | undefined;
+    if (chain !== 'svm') {
+      found = byAddress.get(address.toLowerCase());
+    } else {
+      // Burn addresses match case-insensitively on every chain (upstream compares them lower-cased).
+      const burn = this.byKey.get(key(address.toLowerCase(), chain));
+      found = burn?.kind === 'burn' ? burn : undefined;
+    }
+    // Balances keep the spelling a trade gave (checksummed EVM addresses): valuing them looks the same
+    // few spellings up over and over, so a found one is kept as an alias, up to a bound.
+    if (found !== undefined && this.aliases < ALIASES_KEPT) {
+      byAddress.set(address, found);
+      this.aliases += 1;
+    }
+    return found;
   }
 
   bySymbol(chain: SpecificChain, symbol: string): CatalogueToken | undefined {
