@@ -80,12 +80,9 @@ export function inProcessTarget(): Target {
         world.sim.record({ method: req.method, path: req.path, status: refused.status, principal: ANONYMOUS, routeId: null });
         return { status: refused.status, body: wire(refused.body) };
       }
-      const res = await dispatch(world, table!, {
-        // dispatch copies headers and query itself (handlers never see the runner's objects).
-        method: req.method, path: req.path, headers: req.headers, query: req.query,
-        // Koa's body parser gives {} for a request without a body; dispatch does the same for undefined.
-        ...(body !== undefined ? { body } : {}), ip: '127.0.0.1',
-      });
+      // dispatch copies headers and query itself (handlers never see the runner's objects). Koa's body
+      // parser gives {} for a request without a body; dispatch does the same for undefined.
+      const res = await dispatch(world, table!, { method: req.method, path: req.path, headers: req.headers, query: req.query, body, ip: '127.0.0.1' });
       world.sim.record({ method: req.method, path: req.path, status: res.status, principal: res.principal, routeId: res.routeId });
       if (typeof res.body === 'object' && res.body !== null) return new ObjectResponse(res.status, res.body);
       return { status: res.status, body: wire(res.body) };

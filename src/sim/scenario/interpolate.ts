@@ -127,10 +127,12 @@ export function interpolate<T>(value: T, vars: Vars): T {
   if (Array.isArray(value)) return value.map((v: unknown) => interpolate(v, vars)) as T;
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
+    // Keys, not entries: no pair array per member (every step of a scenario comes through here).
+    for (const k of Object.keys(value)) {
+      const v = interpolate((value as Record<string, unknown>)[k], vars);
       // A `__proto__` key (JSON.parse makes it an own member) stays a member, as on the wire.
-      if (k === '__proto__') Object.defineProperty(out, k, { value: interpolate(v, vars), enumerable: true, writable: true, configurable: true });
-      else out[k] = interpolate(v, vars);
+      if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+      else out[k] = v;
     }
     return out as T;
   }
