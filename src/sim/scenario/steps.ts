@@ -37,18 +37,28 @@ function splitCallLine(line: string): CallLine {
   return { method: method!, path, query };
 }
 
-/** Query values as strings (booleans and numbers as written in JSON). */
-function stringQuery(q: CallStep['query']): Record<string, string> {
-  return Object.fromEntries(Object.entries(q ?? {}).map(([k, v]) => [k, String(v)]));
+/** The Authorization header of a key: one string per actor rather than one per step. */
+const bearer = memoByText((key) => `Bearer ${key}`);
+
+/** The call line's query with the step's `query` values on top, as strings (booleans and numbers as written in JSON). */
+function mergedQuery(line: Readonly<Record<string, string>>, q: CallStep['query']): Record<string, string> {
+  const out: Record<string, string> = { ...line };
+  if (q === undefined) return out;
+  for (const k of Object.keys(q)) {
+    // A `__proto__` key (JSON.parse makes it an own member) stays a member.
+    if (k === '__proto__') Object.defineProperty(out, k, { value: String(q[k]), enumerable: true, writable: true, configurable: true });
+    else out[k] = String(q[k]);
+  }
+  return out;
 }
 
 /** The request of an interpolated `call` step (Authorization comes from the runner's actor lookup). */
 export function callRequest(step: CallStep, authKey: string | undefined): TargetRequest {
   const { method, path, query } = parseCallLine(step.call);
   const headers: Record<string, string> = {};
-  if (authKey !== undefined) headers.authorization = `Bearer ${authKey}`;
+  if (authKey !== undefined) headers.authorization = bearer(authKey);
   for (const [k, v] of Object.entries(step.headers ?? {})) headers[k.toLowerCase()] = v;
-  const req: TargetRequest = { method, path, query: { ...query, ...stringQuery(step.query) }, headers };
+  const req: TargetRequest = { method, path, query: mergedQuery(query, step.query), headers };
   if (step.body !== undefined && method !== 'GET') req.body = step.body;
   return req;
 }

@@ -1,7 +1,8 @@
-// The clock request of `setTime` and `at`: an instant already written as toISOString writes it is sent as it is, anything else is formatted.
+// Step requests: the clock request of `setTime` and `at` (an instant already written as toISOString writes it is sent as it is, anything else is formatted), and a call's query.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { setTimeRequest } from '../../src/sim/scenario/steps.js';
+import { callRequest, setTimeRequest } from '../../src/sim/scenario/steps.js';
+import type { CallStep } from '../../src/sim/scenario/types.js';
 import { StepInputError } from '../../src/sim/scenario/interpolate.js';
 
 /** What the request carried before strings in toISOString's form were passed through: parse, then format. */
@@ -47,5 +48,23 @@ describe('scenario clock requests', () => {
     expect(sent('2025-01-01T24:00:00.000Z')).to.equal('2025-01-02T00:00:00.000Z');
     expect(sent('2025-12-31T24:00:00.000Z')).to.equal('2026-01-01T00:00:00.000Z');
     expect(sent('2025-13-01T00:00:00.000Z')).to.equal(null);
+  });
+});
+
+describe('scenario call requests', () => {
+  it('merge the call line query and the step query as strings, the step winning, a __proto__ key kept as a member', () => {
+    const step = JSON.parse('{"call":"GET /api/x?a=1&b=2&__proto__=line","query":{"b":3,"c":true,"__proto__":"step"}}') as CallStep;
+    const req = callRequest(step, 'k1');
+    expect(req).to.deep.equal({ method: 'GET', path: '/api/x', headers: { authorization: 'Bearer k1' }, query: JSON.parse('{"a":"1","b":"3","__proto__":"step","c":"true"}') });
+    expect(Object.keys(req.query)).to.deep.equal(['a', 'b', '__proto__', 'c']);
+    // deep.equal passes over own __proto__ members: read it directly.
+    expect(Object.getOwnPropertyDescriptor(req.query, '__proto__')?.value).to.equal('step');
+    expect(Object.getPrototypeOf(req.query)).to.equal(Object.prototype);
+    expect(callRequest({ call: 'GET /api/y?z=9' }, undefined).query).to.deep.equal({ z: '9' });
+    // Only in the step's query.
+    const own = callRequest(JSON.parse('{"call":"GET /api/y","query":{"__proto__":1}}') as CallStep, undefined).query;
+    expect(Object.keys(own)).to.deep.equal(['__proto__']);
+    expect(Object.getOwnPropertyDescriptor(own, '__proto__')?.value).to.equal('1');
+    expect(Object.getPrototypeOf(own)).to.equal(Object.prototype);
   });
 });
