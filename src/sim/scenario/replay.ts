@@ -94,12 +94,22 @@ export function parseTrades(text: string, file: string): ReplayTrade[] {
     const lines = text.split(/\r?\n/).map((l, i) => ({ l, n: i + 1 })).filter(({ l }) => l.trim() !== '' && !l.trimStart().startsWith('#'));
     if (lines.length === 0) throw new ReplayInputError(`${file}: no header row`);
     const header = csvCells(lines[0]!.l);
+    // A header of known, distinct names lets each line become its row by plain assignment; any other
+    // header goes through Object.fromEntries, which keeps every name (a `__proto__` too) for toTrade to refuse.
+    const plain = new Set(header).size === header.length && header.every((h) => (TRADE_FIELDS as readonly string[]).includes(h));
     trades = lines.slice(1).map(({ l, n }) => {
       const cells = csvCells(l);
       if (cells.length !== header.length) throw new ReplayInputError(`${file}:${n}: ${cells.length} cells, the header has ${header.length}`);
-      return toTrade(Object.fromEntries(header.map((h, i) => [h, cells[i]])), `${file}:${n}`);
+      if (!plain) return toTrade(Object.fromEntries(header.map((h, i) => [h, cells[i]])), `${file}:${n}`);
+      const raw: Record<string, unknown> = {};
+      for (let i = 0; i < header.length; i++) raw[header[i]!] = cells[i];
+      return toTrade(raw, `${file}:${n}`);
     });
   }
+  // Recorded trades are usually in time order already: then the stable sort would keep them as they are.
+  let ordered = true;
+  for (let i = 1; i < trades.length && ordered; i++) ordered = trades[i - 1]!.timestamp <= trades[i]!.timestamp;
+  if (ordered) return trades;
   return trades.map((t, i) => ({ t, i })).sort((a, b) => a.t.timestamp - b.t.timestamp || a.i - b.i).map((x) => x.t);
 }
 
