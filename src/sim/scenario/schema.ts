@@ -41,7 +41,7 @@ function validators() {
   return cached;
 }
 
-/** The validator of one verb's steps, compiled when a scenario first uses the verb (all of them cost a CLI run about 0.1 s). */
+/** The validator of one verb's steps, compiled when a scenario first uses the verb (about 75 ms for call, 15 ms for the other seven together). */
 function stepValidator(verb: string): ValidateFunction {
   const { ajv, steps, schema } = validators();
   let validate = steps.get(verb);
