@@ -121,6 +121,15 @@ export function interpolateString(s: string, vars: Vars): Json {
   return out;
 }
 
+/**
+ * `out[k] = v` as an own member, as JSON.parse and Object.fromEntries make it: a `__proto__` key
+ * stays a member instead of setting the prototype.
+ */
+export function setOwn(out: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else out[k] = v;
+}
+
 /** Interpolates every string value (not object keys) of a JSON value; returns a fresh copy. */
 export function interpolate<T>(value: T, vars: Vars): T {
   if (typeof value === 'string') return interpolateString(value, vars) as T;
@@ -130,9 +139,7 @@ export function interpolate<T>(value: T, vars: Vars): T {
     // Keys, not entries: no pair array per member (every step of a scenario comes through here).
     for (const k of Object.keys(value)) {
       const v = interpolate((value as Record<string, unknown>)[k], vars);
-      // A `__proto__` key (JSON.parse makes it an own member) stays a member, as on the wire.
-      if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-      else out[k] = v;
+      setOwn(out, k, v);
     }
     return out as T;
   }

@@ -1,4 +1,5 @@
 // Replay: recorded trades + a price tape -> a scenario on the virtual clock, and the run's answers -> leaderboards and balance histories.
+import { setOwn } from './interpolate.js';
 import type { TargetResponse } from './targets.js';
 import type { Json, ScenarioDoc, Step } from './types.js';
 
@@ -94,15 +95,12 @@ export function parseTrades(text: string, file: string): ReplayTrade[] {
     const lines = text.split(/\r?\n/).map((l, i) => ({ l, n: i + 1 })).filter(({ l }) => l.trim() !== '' && !l.trimStart().startsWith('#'));
     if (lines.length === 0) throw new ReplayInputError(`${file}: no header row`);
     const header = csvCells(lines[0]!.l);
-    // A header of known, distinct names lets each line become its row by plain assignment; any other
-    // header goes through Object.fromEntries, which keeps every name (a `__proto__` too) for toTrade to refuse.
-    const plain = new Set(header).size === header.length && header.every((h) => (TRADE_FIELDS as readonly string[]).includes(h));
     trades = lines.slice(1).map(({ l, n }) => {
       const cells = csvCells(l);
       if (cells.length !== header.length) throw new ReplayInputError(`${file}:${n}: ${cells.length} cells, the header has ${header.length}`);
-      if (!plain) return toTrade(Object.fromEntries(header.map((h, i) => [h, cells[i]])), `${file}:${n}`);
+      // Every name an own member (a `__proto__` too, for toTrade to refuse), the last of a repeated one winning.
       const raw: Record<string, unknown> = {};
-      for (let i = 0; i < header.length; i++) raw[header[i]!] = cells[i];
+      for (let i = 0; i < header.length; i++) setOwn(raw, header[i]!, cells[i]);
       return toTrade(raw, `${file}:${n}`);
     });
   }

@@ -1,5 +1,5 @@
 // Step vocabulary -> requests: `call` as written, the other verbs as calls of the sim control API (/api/sim/*).
-import { memoByText, StepInputError } from './interpolate.js';
+import { memoByText, setOwn, StepInputError } from './interpolate.js';
 import type { TargetRequest } from './targets.js';
 import type { CallStep, FaultDef, Json, PriceOverride, Step } from './types.js';
 
@@ -44,11 +44,7 @@ const bearer = memoByText((key) => `Bearer ${key}`);
 function mergedQuery(line: Readonly<Record<string, string>>, q: CallStep['query']): Record<string, string> {
   const out: Record<string, string> = { ...line };
   if (q === undefined) return out;
-  for (const k of Object.keys(q)) {
-    // A `__proto__` key (JSON.parse makes it an own member) stays a member.
-    if (k === '__proto__') Object.defineProperty(out, k, { value: String(q[k]), enumerable: true, writable: true, configurable: true });
-    else out[k] = String(q[k]);
-  }
+  for (const k of Object.keys(q)) setOwn(out, k, String(q[k]));
   return out;
 }
 
