@@ -49,6 +49,7 @@ function cpuSeconds(pid: number | undefined): number | null {
   if (pid === undefined) return null;
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime, in clock ticks of 1/100 s (Linux's USER_HZ).
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return null;
