@@ -1,0 +1,107 @@
+// `compsim serve`: builds a world (optionally from a fixture and a state directory) and serves it over HTTP.
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLogger } from '../logging.js';
+import { answerClientErrors, createServer } from '../server.js';
+import { createWorld, type World } from '../world.js';
+import type { WorldFixture } from '../fixture.js';
+import { UsageError, type ServeArgs } from './args.js';
+import { openServeState } from './state.js';
+import type { StatePersistence } from '../persistence.js';
+import { loadOpenSkill } from '../domain/rating.js';
+import { loadEthers } from '../domain/wallet-verification.js';
+
+/** How often the system clock drives the scheduler. */
+const TICK_MS = 1000;
+/** Wall time after start-up before the lazily loaded libraries are loaded anyway. */
+const PRELOAD_AFTER_MS = 1000;
+
+function readFixture(path: string): WorldFixture {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read world file '${path}': ${(err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as WorldFixture;
+  } catch (err) {
+    throw new UsageError(`world file '${path}' is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+function banner(world: World, url: string, args: ServeArgs): string {
+  const lines = [`compsim ${world.deps.config.version} listening on ${url}  (clock: ${args.clock}, seed: ${String(world.deps.config.seed)})`];
+  if (args.simApi) lines.push(`simulation control API: ${url}/api/sim/* (admin key)`);
+  if (args.rateLimits === 'upstream') lines.push('rate limits: upstream (per agent, on virtual time)');
+  if (args.state) lines.push(`state directory: ${args.state} (kept across restarts)`);
+  if (world.adminKey) lines.push(`admin key: ${world.adminKey}`);
+  for (const a of world.fixture.agents) lines.push(`agent ${a.name} (@${a.handle}): ${a.apiKey}`);
+  for (const c of world.fixture.competitions) lines.push(`competition ${c.name} [${c.status}]: ${c.id}`);
+  const key = world.fixture.agents[0]?.apiKey ?? world.adminKey ?? 'YOUR_API_KEY';
+  lines.push('', 'try:', `  curl ${url}/api/health`,
+    `  curl -H "Authorization: Bearer ${key}" "${url}/api/price?token=So11111111111111111111111111111111111111112"`, '');
+  return lines.join('\n');
+}
+
+/** Runs `compsim serve`; resolves once the server listens, returns a stop function. */
+export async function serve(args: ServeArgs, out: NodeJS.WritableStream = process.stdout): Promise<{ url: string; stop: () => Promise<void> }> {
+  const fixture = args.world ? readFixture(args.world) : undefined;
+  // Listen first: the wallet-verification domain defaults to the base URL, known once bound (port 0).
+  const server = createHttpServer();
+  // Until the world is built (a --state recovery can take a while) requests get a 503, not silence.
+  const starting = (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' });
+    res.end(JSON.stringify({ success: false, error: 'compsim is starting; try again in a moment' }));
+  };
+  server.on('request', starting);
+  answerClientErrors(server);
+  server.listen(args.port, args.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = args.host.includes(':') ? `[${args.host}]` : args.host;
+  const url = `http://${host}:${port}`;
+  let world: World;
+  let state: StatePersistence | undefined;
+  try {
+    state = args.state ? await openServeState(args.state, createLogger({ level: args.logLevel }), args.stateCompactMb) : undefined;
+    world = await createWorld({
+      clock: args.clock,
+      ...(args.seed !== undefined ? { seed: args.seed } : {}),
+      ...(fixture ? { fixture } : {}),
+      ...(args.adminKey ? { admin: { ...fixture?.admin, apiKey: args.adminKey } } : {}),
+      ...(args.rateLimits ? { rateLimits: args.rateLimits } : {}),
+      walletDomain: args.walletDomain ?? url,
+      ...(args.inferenceSigners ? { inferenceSigners: args.inferenceSigners } : {}),
+    }, state);
+  } catch (err) {
+    server.close();
+    await state?.close();
+    throw err;
+  }
+  const logger = createLogger({ level: args.logLevel });
+  server.off('request', starting);
+  server.on('request', createServer(world, { logger, simApi: args.simApi ?? false }).callback());
+  out.write(`${banner(world, url, args)}\n`);
+  // With the system clock, wall time drives the scheduler from here (never from domain or http code).
+  const timer = args.clock === 'system'
+    ? setInterval(() => void world.advance(0).catch((err: unknown) => logger.error({ err }, 'scheduler tick failed')), TICK_MS)
+    : null;
+  // The libraries the domain loads on first use (ratings, signature recovery), loaded once the
+  // server has answered its first requests, so that neither start-up nor a later request waits.
+  const preload = setTimeout(() => {
+    Promise.all([loadOpenSkill(), loadEthers()]).catch((err: unknown) => logger.error({ err }, 'preloading libraries failed'));
+  }, PRELOAD_AFTER_MS);
+  preload.unref();
+  const stop = () => new Promise<void>((resolve) => {
+    clearTimeout(preload);
+    if (timer) clearInterval(timer);
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+  return { url, stop: () => stop().then(() => state?.close()) };
+}
