@@ -1,12 +1,9 @@
-// Validates scenario documents against scenario.schema.json (Ajv) with messages naming the file, the step and the key.
+// Validates scenario documents against scenario.schema.json (Ajv, compiled ahead of time) with messages naming the file, the step and the key.
 import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { checkMatcher } from './matcher.js';
 import { VERBS, type Scenario, type ScenarioDoc } from './types.js';
-
-// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
+import * as generated from './validators.generated.js';
 
 /** A scenario file that cannot run: every problem, each naming the file and where. */
 export class ScenarioError extends Error {
@@ -19,33 +16,25 @@ export class ScenarioError extends Error {
 /** Location of the shipped schema (package root, next to package.json, from src/ or dist/). */
 export const SCHEMA_URL = new URL('../../../scenario.schema.json', import.meta.url);
 
-let cached: { ajv: Ajv; top: ValidateFunction; steps: Map<string, ValidateFunction>; schema: Record<string, unknown> & { $id: string } } | undefined;
+let schemaDoc: Record<string, unknown> | undefined;
 
 /** The JSON Schema document (parsed once). */
 export function scenarioSchema(): Record<string, unknown> {
-  return validators().schema;
+  return (schemaDoc ??= JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as Record<string, unknown>);
 }
 
-function validators() {
-  if (cached) return cached;
-  const schema = JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as Record<string, unknown> & { $id: string; properties: Record<string, unknown> };
-  const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true });
-  addFormats(ajv);
-  ajv.addSchema(schema);
-  // Top level without the step union (steps get one precise validator each, chosen by verb).
-  const top = ajv.compile({
-    ...schema, $id: schema.$id.replace(/\.schema\.json$/, '-top.schema.json'),
-    properties: { ...schema.properties, steps: { type: 'array', items: { type: 'object' } } },
-  });
-  cached = { ajv, top, steps: new Map(), schema };
-  return cached;
-}
+/**
+ * The schema's validators as code generated from it (`npm run gen:validators`): the top level,
+ * whose `steps` need only be objects, and one precise validator per verb. Compiling them when a
+ * process first loads a scenario cost about 150 ms of every `compsim run`.
+ */
+const validators = generated as unknown as { top: ValidateFunction } & Record<string, ValidateFunction | undefined>;
+/** Step validators by verb (a module namespace object is slow to index with a computed key). */
+const stepValidators = new Map(VERBS.map((verb) => [verb as string, validators[`${verb}Step`]]));
 
-/** The validator of one verb's steps, compiled when a scenario first uses the verb (about 75 ms for call, 15 ms for the other seven together). */
 function stepValidator(verb: string): ValidateFunction {
-  const { ajv, steps, schema } = validators();
-  let validate = steps.get(verb);
-  if (validate === undefined) steps.set(verb, (validate = ajv.compile({ $ref: `${schema.$id}#/definitions/${verb}Step` })));
+  const validate = stepValidators.get(verb);
+  if (validate === undefined) throw new Error(`no validator for ${verb} steps: run npm run gen:validators`);
   return validate;
 }
 
@@ -114,7 +103,7 @@ function stepProblems(step: unknown, i: number): string[] {
 
 /** Validates a parsed document; throws {@link ScenarioError} listing every problem. */
 export function validateScenario(doc: unknown, file: string): ScenarioDoc {
-  const { top } = validators();
+  const { top } = validators;
   const problems: string[] = [];
   if (!top(doc)) problems.push(...messages(top.errors ?? [], ''));
   const steps = (doc as { steps?: unknown } | null)?.steps;
