@@ -1,8 +1,9 @@
 // Scenario validation: the shipped schema, unknown keys named with file, step and key, and the other messages.
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseScenario, ScenarioError, scenarioSchema, SCHEMA_URL } from '../../src/sim/scenario/schema.js';
+import { loadScenario, parseScenario, ScenarioError, scenarioSchema, SCHEMA_URL } from '../../src/sim/scenario/schema.js';
 import { RESETTABLE_OPTIONS } from '../../src/world.js';
 import { FAULT_KINDS } from '../../src/ports/faults.js';
 
@@ -115,5 +116,23 @@ describe('scenario schema', () => {
       expect((err as Error).message).to.match(/^scenarios\/x\.scenario\.json: not valid JSON: /);
     }
     expect(problems({ ...base, sed: 1, steps: [{ call: 'GET /x', bdy: 1 }, { nope: true }] })).to.have.length(3);
+  });
+
+  it('loads a file as UTF-8 text, ASCII or not, and names a file it cannot read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compsim-schema-'));
+    try {
+      for (const note of ['plain ASCII ~ \\ "quoted"', 'café – ✓ 😀 ünïcödé', '\u00ff\u0080 latin-1 range', '\u{10ffff} and \ud7ff']) {
+        const file = join(dir, 'x.scenario.json');
+        const doc = { ...base, steps: [{ note }] };
+        writeFileSync(file, JSON.stringify(doc, null, 2));
+        expect(loadScenario(file).doc, note).to.deep.equal(doc);
+      }
+      // A byte order mark is not JSON, whichever way the bytes are read.
+      writeFileSync(join(dir, 'bom.json'), `\ufeff${JSON.stringify(base)}`);
+      expect(() => loadScenario(join(dir, 'bom.json'))).to.throw(ScenarioError, /not valid JSON/);
+      expect(() => loadScenario(join(dir, 'missing.json'))).to.throw(ScenarioError, /missing\.json: cannot read: ENOENT/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
