@@ -145,3 +145,21 @@ export function interpolate<T>(value: T, vars: Vars): T {
   }
   return value;
 }
+
+/** True when some string in `value` (not an object key) holds `${`. */
+function hasReference(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('${');
+  if (Array.isArray(value)) return value.some(hasReference);
+  if (value !== null && typeof value === 'object') {
+    for (const k in value) if (Object.hasOwn(value, k) && hasReference((value as Record<string, unknown>)[k])) return true;
+  }
+  return false;
+}
+
+/**
+ * {@link interpolate} for values only read: `value` itself when it refers to nothing (shared with
+ * the step, so it must not be changed), else an interpolated copy.
+ */
+export function interpolateShared<T>(value: T, vars: Vars): T {
+  return hasReference(value) ? interpolate(value, vars) : value;
+}

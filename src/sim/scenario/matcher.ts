@@ -32,6 +32,11 @@ export function isOperatorObject(v: unknown): v is Record<string, Json> {
   return keys.length > 0 && keys.every((k) => k.startsWith('$'));
 }
 
+/** A member a JSON text would hold: own and enumerable (a parsed body has no other kind). */
+function isMember(o: object, k: string): boolean {
+  return Object.prototype.propertyIsEnumerable.call(o, k);
+}
+
 function child(path: string, key: string | number): string {
   return typeof key === 'number' ? `${path}[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 }
@@ -145,6 +150,39 @@ function matchOperators(o: Record<string, Json>, actual: unknown, path: string):
   return [];
 }
 
+/** True for an object whose keys, at least one, all start with `$` ({@link isOperatorObject} without the key list). */
+function operatorKeysOnly(v: object): boolean {
+  let any = false;
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    if (k.charCodeAt(0) !== 0x24) return false;
+    any = true;
+  }
+  return any;
+}
+
+/**
+ * True when {@link match} would find no mismatch: the same walk without paths, messages or lists,
+ * for the common case of an expectation that holds (a runner checks one per step).
+ */
+export function matches(expected: unknown, actual: unknown): boolean {
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual) || actual.length !== expected.length) return false;
+    for (let i = 0; i < expected.length; i++) if (!matches(expected[i], actual[i])) return false;
+    return true;
+  }
+  if (expected !== null && typeof expected === 'object') {
+    if (operatorKeysOnly(expected)) return matchOperators(expected as Record<string, Json>, actual, '').length === 0;
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return false;
+    for (const k in expected) {
+      if (!Object.hasOwn(expected, k)) continue;
+      if (!matches((expected as Record<string, unknown>)[k], isMember(actual, k) ? (actual as Record<string, unknown>)[k] : ABSENT)) return false;
+    }
+    return true;
+  }
+  return actual === expected;
+}
+
 /**
  * Matches `actual` against `expected` (already interpolated). Objects: subset; arrays: same
  * length, element-wise; scalars: strict equality; operator objects: see {@link OPERATORS}.
@@ -162,7 +200,7 @@ export function match(expected: unknown, actual: unknown, path = 'body'): Mismat
     if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) {
       return [{ path, message: `expected an object, got ${actual === ABSENT ? '(absent)' : `${typeName(actual)} ${show(actual)}`}` }];
     }
-    return Object.entries(expected).flatMap(([k, e]) => match(e, Object.hasOwn(actual, k) ? (actual as Record<string, unknown>)[k] : ABSENT, child(path, k)));
+    return Object.entries(expected).flatMap(([k, e]) => match(e, isMember(actual, k) ? (actual as Record<string, unknown>)[k] : ABSENT, child(path, k)));
   }
   if (actual === expected) return [];
   return [{ path, message: `expected ${show(expected)}, got ${show(actual)}` }];
