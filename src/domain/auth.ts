@@ -26,25 +26,35 @@ export async function findAgentByKey(deps: Deps, tx: ReadTx<Tables>, key: string
 }
 
 /**
- * Agent principals by key, per store, with the agents table's version they were read at: every
- * request with an agent key asks, and the answer depends on that table alone (versions are never
- * reused, so an equal version means the same rows, after a restore too). Only usable agents' keys
- * are kept. A lean form of TableMemo, whose general bookkeeping cost half of what this saves.
+ * Principals of usable keys, per store and table (agents, admins), with the table's version they
+ * were read at: every keyed request asks, and the answer depends on that table alone (versions are
+ * never reused, so an equal version means the same rows, after a restore too). Only keys that
+ * authenticate are kept. A lean form of TableMemo, whose general bookkeeping cost half of what
+ * this saves.
  */
-const agentPrincipals = new WeakMap<object, Map<string, { version: number; principal: Principal }>>();
-const AGENT_KEYS_KEPT = 100_000;
+type PrincipalMemo = WeakMap<object, Map<string, { version: number; principal: Principal }>>;
+const memos: Record<'agents' | 'admins', PrincipalMemo> = { agents: new WeakMap(), admins: new WeakMap() };
+const KEYS_KEPT = 100_000;
 
-/** The principal of the usable agent owning `key`, if any (frozen: shared by the requests that present the key). */
-async function agentPrincipal(deps: Deps, tx: ReadTx<Tables>, key: string): Promise<Principal | undefined> {
-  const version = await tx.version('agents');
-  let kept = agentPrincipals.get(deps.store);
-  if (kept === undefined) agentPrincipals.set(deps.store, (kept = new Map()));
+/** The principal of a usable key of `table` (an active agent or admin), if any; frozen, shared by the requests presenting the key. */
+async function principalByKey(deps: Deps, tx: ReadTx<Tables>, table: 'agents' | 'admins', key: string): Promise<Principal | undefined> {
+  const version = await tx.version(table);
+  const memo = memos[table];
+  let kept = memo.get(deps.store);
+  if (kept === undefined) memo.set(deps.store, (kept = new Map()));
   const hit = kept.get(key);
   if (hit !== undefined && hit.version === version) return hit.principal;
-  const agent = await findAgentByKey(deps, tx, key);
-  if (!agent) return undefined;
-  const principal: Principal = Object.freeze({ kind: 'agent', agentId: agent.id, ownerId: agent.ownerId, generation: agent.generation });
-  if (kept.size >= AGENT_KEYS_KEPT) kept.clear();
+  let principal: Principal;
+  if (table === 'agents') {
+    const agent = await findAgentByKey(deps, tx, key);
+    if (!agent) return undefined;
+    principal = Object.freeze({ kind: 'agent', agentId: agent.id, ownerId: agent.ownerId, generation: agent.generation });
+  } else {
+    const admin = await findAdminByKey(deps, tx, key);
+    if (!admin || admin.status !== 'active') return undefined;
+    principal = Object.freeze({ kind: 'admin', adminId: admin.id });
+  }
+  if (kept.size >= KEYS_KEPT) kept.clear();
   kept.set(key, { version, principal });
   return principal;
 }
@@ -71,19 +81,19 @@ export async function authenticate(
     if (mode === 'admin') {
       if (legacy) return legacyAdminPrincipal(deps, tx, key);
       if (key === null) throw new DomainError('ADMIN_KEY_MISSING');
-      const admin = await findAdminByKey(deps, tx, key);
-      if (!admin) throw new DomainError('ADMIN_KEY_INVALID');
-      if (admin.status !== 'active') throw new DomainError('ADMIN_INACTIVE');
-      return { kind: 'admin', adminId: admin.id };
+      const principal = await principalByKey(deps, tx, 'admins', key);
+      if (principal) return principal;
+      // Only a refusal reads the row again, to say why.
+      throw new DomainError((await findAdminByKey(deps, tx, key)) ? 'ADMIN_INACTIVE' : 'ADMIN_KEY_INVALID');
     }
     if (key === null) {
       if (mode === 'optional') return { kind: 'anonymous' };
       throw new DomainError(legacy ? 'LEGACY_KEY_MISSING' : 'AGENT_KEY_MISSING');
     }
-    const agent = await agentPrincipal(deps, tx, key);
+    const agent = await principalByKey(deps, tx, 'agents', key);
     if (agent) return agent;
-    const admin = await findAdminByKey(deps, tx, key);
-    if (admin && admin.status === 'active') return { kind: 'admin', adminId: admin.id };
+    const admin = await principalByKey(deps, tx, 'admins', key);
+    if (admin) return admin;
     await rejectDeactivatedTeam(deps, tx, key);
     if (mode === 'optional') return { kind: 'anonymous' };
     throw new DomainError(legacy ? 'LEGACY_KEY_INVALID' : 'AGENT_KEY_INVALID');

@@ -74,6 +74,29 @@ describe('authentication', () => {
     expect((await s.call('GET', '/api/price', { key: reset.body.apiKey, query: SOL })).status).to.equal(200);
   });
 
+  it('refuses the admin key the moment its admin is inactive, however often it was accepted before (403), on admin and agent routes', async () => {
+    const INACTIVE = 'Admin access denied - account inactive';
+    const active = await s.world.snapshot();
+    for (let i = 0; i < 3; i++) {
+      expect((await s.call('GET', '/api/admin/agents', { key: ADMIN_KEY })).status).to.equal(200);
+      expect((await s.call('GET', '/api/price', { key: ADMIN_KEY, query: SOL })).status).to.equal(200);
+    }
+    const store = s.world.deps.store;
+    await store.transact(async (tx) => {
+      for (const admin of await tx.all('admins')) await tx.put('admins', { ...admin, status: 'inactive' });
+    });
+    try {
+      expectError(await s.call('GET', '/api/admin/agents', { key: ADMIN_KEY }), 403, INACTIVE);
+      // On a keyed route an inactive admin's key is no key at all.
+      expectError(await s.call('GET', '/api/price', { key: ADMIN_KEY, query: SOL }), 401, BAD_KEY);
+      expectError(await s.call('GET', '/api/admin/agents', { key: 'garbage' }), 401, BAD_ADMIN);
+    } finally {
+      await s.world.restore(active);
+    }
+    expect((await s.call('GET', '/api/admin/agents', { key: ADMIN_KEY })).status).to.equal(200);
+    expect((await s.call('GET', '/api/price', { key: ADMIN_KEY, query: SOL })).status).to.equal(200);
+  });
+
   it('stores keys as hashes and an encrypted copy, never in plaintext', async () => {
     const row = await s.world.deps.store.read((tx) => tx.get('agents', agent.agentId));
     expect(JSON.stringify(row)).to.not.include(agent.apiKey);
