@@ -21,6 +21,18 @@ export function readPlainBody(req: IncomingMessage, limit: number): Promise<unkn
     || lengthHeader === undefined || !/^\d{1,9}$/.test(lengthHeader)) return null;
   const length = Number(lengthHeader);
   if (length > limit) return null;
+  // Node's parser hands a request over before it pushes the body; when the whole body came with the
+  // head (the usual case), it is buffered by the next microtask and taken in one read, no listeners.
+  return Promise.resolve().then(() => {
+    // Paused with all `length` bytes buffered (the parser never pushes more than Content-Length, and
+    // may not have flagged the message complete yet): read() hands over all of them.
+    const whole = req.readableLength === length && length > 0 && !req.readableFlowing ? (req.read() as Buffer | null) : null;
+    return whole !== null ? parseJsonBody(whole.toString('utf8')) : listen(req, length);
+  });
+}
+
+/** Reads a body as it arrives; its length must be `length`. */
+function listen(req: IncomingMessage, length: number): Promise<unknown> {
   return new Promise((resolve, reject) => {
     // Most bodies arrive in one chunk: that one is decoded at the end, without a StringDecoder. A
     // decoder only tells a tail cut inside a character apart; a body ending in one is not JSON
