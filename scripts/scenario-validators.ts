@@ -17,14 +17,14 @@ export const SCHEMA_FILE = join(ROOT, 'scenario.schema.json');
 export const GENERATED_FILE = join(ROOT, 'src', 'sim', 'scenario', 'validators.generated.ts');
 
 /** The validators' names: `top`, and `<verb>Step` for each step definition. */
-export type ValidatorRefs = Record<string, string>;
+type ValidatorRefs = Record<string, string>;
 
 /**
  * An Ajv holding the schema, with the options the scenario loader's messages rely on (every
  * error, with its data and schema), and the reference of each validator: the document's top level
  * with `steps` only checked to be a list of objects, and each `<verb>Step` definition.
  */
-export function scenarioAjv(schemaText: string, source: boolean): { ajv: Ajv; refs: ValidatorRefs } {
+function scenarioAjv(schemaText: string, source: boolean): { ajv: Ajv; refs: ValidatorRefs } {
   const schema = JSON.parse(schemaText) as { $id: string; properties: Record<string, unknown>; definitions: Record<string, unknown> };
   const ajv = new Ajv({
     allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true, ...(source ? { code: { source: true, esm: true } } : {}),

@@ -1,5 +1,5 @@
 // Readable expected-vs-actual body diff: both sides projected onto the expected keys, then a line diff of the pretty JSON.
-import { ABSENT, isOperatorObject, match } from './matcher.js';
+import { ABSENT, isMember, isOperatorObject, match } from './matcher.js';
 
 /** Omitted from the rendered side (a key missing there). */
 const OMIT = Symbol('omit');
@@ -28,7 +28,7 @@ function project(expected: unknown, actual: unknown): [unknown, unknown] {
     const e: Record<string, unknown> = {};
     const a: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(expected)) {
-      [e[k], a[k]] = project(v, Object.hasOwn(actual, k) ? (actual as Record<string, unknown>)[k] : ABSENT);
+      [e[k], a[k]] = project(v, isMember(actual, k) ? (actual as Record<string, unknown>)[k] : ABSENT);
     }
     return [e, a];
   }

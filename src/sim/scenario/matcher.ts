@@ -27,13 +27,22 @@ export interface Mismatch {
 
 /** True for a non-empty object whose keys all start with `$`. */
 export function isOperatorObject(v: unknown): v is Record<string, Json> {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-  const keys = Object.keys(v);
-  return keys.length > 0 && keys.every((k) => k.startsWith('$'));
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && operatorKeysOnly(v);
+}
+
+/** True for an object whose own enumerable keys, at least one, all start with `$`. */
+function operatorKeysOnly(v: object): boolean {
+  let any = false;
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    if (k.charCodeAt(0) !== 0x24) return false;
+    any = true;
+  }
+  return any;
 }
 
 /** A member a JSON text would hold: own and enumerable (a parsed body has no other kind). */
-function isMember(o: object, k: string): boolean {
+export function isMember(o: object, k: string): boolean {
   return Object.prototype.propertyIsEnumerable.call(o, k);
 }
 
@@ -148,17 +157,6 @@ function matchOperators(o: Record<string, Json>, actual: unknown, path: string):
     if (typeof actual !== 'number' || !cmp(actual, bound)) return fail(`expected a number ${sym} ${bound}, got ${show(actual)}`);
   }
   return [];
-}
-
-/** True for an object whose keys, at least one, all start with `$` ({@link isOperatorObject} without the key list). */
-function operatorKeysOnly(v: object): boolean {
-  let any = false;
-  for (const k in v) {
-    if (!Object.hasOwn(v, k)) continue;
-    if (k.charCodeAt(0) !== 0x24) return false;
-    any = true;
-  }
-  return any;
 }
 
 /**
