@@ -7,6 +7,13 @@ import { DomainError } from './errors.js';
 /** The native "zero address"; valued as the chain's wrapped native token in portfolios. */
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
+/** True for {@link ZERO_ADDRESS} in any case (without lower-casing every address valued). */
+function isZeroAddress(address: string): boolean {
+  if (address.length !== ZERO_ADDRESS.length || address[0] !== '0' || (address[1] !== 'x' && address[1] !== 'X')) return false;
+  for (let i = 2; i < address.length; i++) if (address.charCodeAt(i) !== 0x30) return false;
+  return true;
+}
+
 /** Upstream's rule: an address starting with `0x` (case-sensitive) is EVM, anything else SVM. */
 export function detectChain(address: string): BlockchainType {
   return address.startsWith('0x') ? 'evm' : 'svm';
@@ -49,12 +56,12 @@ export function findPrice(
 /** Price used for portfolio valuation: the zero address counts as the chain's wrapped native token. */
 export function valuationPrice(prices: PriceSource, address: string, chain: SpecificChain, at: number): number | null {
   let addr = address;
-  if (address.length === ZERO_ADDRESS.length && address.toLowerCase() === ZERO_ADDRESS) {
+  if (isZeroAddress(address)) {
     const wrapped = prices.catalogue().tokens(chain).find((t) => t.kind === 'wrapped');
     if (!wrapped) return null;
     addr = wrapped.address;
   }
-  return prices.quote(addr, chain, at)?.price ?? null;
+  return prices.price(addr, chain, at);
 }
 
 /** Input of {@link getPrice} (raw query values; bad chain values are ignored like upstream). */

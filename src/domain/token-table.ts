@@ -52,10 +52,14 @@ export function isBuiltinToken(address: string): boolean {
   return BUILTIN.has(address);
 }
 
+/** Per chain, the table's usdc and usdt addresses lower-cased. */
+const STABLES = new Map(Object.entries(TOKEN_TABLE).map(([chain, t]) => [chain, [t?.usdc, t?.usdt].flatMap((a) => (a ? [a.toLowerCase()] : []))]));
+
 /** True when `address` is the usdc or usdt of `chain` in the table (case-insensitive). */
 export function isTableStablecoin(address: string, chain: string): boolean {
-  const t = TOKEN_TABLE[chain as SpecificChain];
-  if (!t) return false;
-  const a = address.toLowerCase();
-  return t.usdc?.toLowerCase() === a || t.usdt?.toLowerCase() === a;
+  const stables = STABLES.get(chain);
+  if (stables === undefined) return false;
+  // Lower-cased only when the length can match (every trade asks this of its to-token).
+  for (const s of stables) if (s.length === address.length && s === address.toLowerCase()) return true;
+  return false;
 }

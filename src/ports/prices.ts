@@ -62,6 +62,8 @@ export interface PriceOverrides extends AuxState {
 /** Answers "price of this address on this chain at t"; chain discovery lives in the domain. */
 export interface PriceSource {
   quote(address: string, specificChain: SpecificChain, at: number): PriceQuote | null;
+  /** `quote(...)?.price ?? null` without the quote: what valuing a balance needs (no metadata, no object). */
+  price(address: string, specificChain: SpecificChain, at: number): number | null;
   catalogue(): TokenCatalogue;
   overrides: PriceOverrides;
 }

@@ -4,6 +4,8 @@ import { Catalogue, readTokensFile } from '../../src/adapters/prices/catalogue.j
 import { buildFeed, interpolate } from '../../src/adapters/prices/feeds.js';
 import { FeedPriceSource } from '../../src/adapters/prices/price-source.js';
 import { SPECIFIC_CHAINS } from '../../src/ports/prices.js';
+import { valuationPrice } from '../../src/domain/prices.js';
+import { isTableStablecoin } from '../../src/domain/token-table.js';
 
 const cat = new Catalogue(readTokensFile());
 const T0 = Date.UTC(2025, 0, 1);
@@ -65,6 +67,17 @@ describe('price feeds', () => {
     expect(c.quote(SOL, 'svm', T0 + 3_600_000)!.price).to.not.equal(pa[0]);
   });
 
+  it('random walk: the same prices as ever for a seed (the walk is part of every seeded run)', () => {
+    const s = source({ kind: 'randomWalk' }, 42);
+    const times = [T0 - 7_200_000, T0 + 90_000, T0 + 86_400_000 * 3 + 12_345];
+    const prices = [[SOL, 'svm'], [WETH, 'eth'], [WETH.toLowerCase(), 'eth']].flatMap(([a, c]) => times.map((t) => s.price(a!, c as 'svm' | 'eth', t)));
+    expect(prices).to.deep.equal([
+      146.16196956907908, 150.2410868849084, 152.2147594379135,
+      2886.9058466330234, 3009.7386069940057, 3452.9165689656797,
+      2886.9058466330234, 3009.7386069940057, 3452.9165689656797,
+    ]);
+  });
+
   it('random walk: keeps stablecoins at 1 and is continuous between steps', () => {
     const s = source({ kind: 'randomWalk', stepMs: 60_000, volatility: 0.01 });
     expect(s.quote('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', 'eth', T0 + 1e7)!.price).to.equal(1);
@@ -82,5 +95,34 @@ describe('price feeds', () => {
     expect(s.quote(SOL, 'svm', T0)!.price).to.equal(150);
     s.overrides.apply(saved);
     expect(s.quote(SOL, 'svm', T0)!.price).to.equal(999);
+  });
+});
+
+describe('valuation prices', () => {
+  const s = source({ kind: 'constant' });
+  const ZERO = '0x0000000000000000000000000000000000000000';
+
+  it('value the zero address, in any case of its x, as the chain\'s wrapped native token, and nothing near it', () => {
+    expect(valuationPrice(s, ZERO, 'eth', T0)).to.equal(3000);
+    expect(valuationPrice(s, `0X${ZERO.slice(2)}`, 'eth', T0)).to.equal(3000);
+    expect(valuationPrice(s, ZERO, 'polygon', T0)).to.equal(s.price(s.catalogue().tokens('polygon').find((t) => t.kind === 'wrapped')!.address, 'polygon', T0));
+    expect(valuationPrice(s, `${ZERO.slice(0, 41)}1`, 'eth', T0)).to.equal(null);
+    expect(valuationPrice(s, `1x${ZERO.slice(2)}`, 'eth', T0)).to.equal(null);
+    expect(valuationPrice(s, `${ZERO}0`, 'eth', T0)).to.equal(null);
+    expect(valuationPrice(s, WETH, 'eth', T0)).to.equal(3000);
+  });
+
+  it('exempt the table\'s usdc and usdt of the resolved chain, in any case, and nothing else', () => {
+    const usdc = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
+    expect(isTableStablecoin(usdc, 'eth')).to.equal(true);
+    expect(isTableStablecoin(usdc.toLowerCase(), 'eth')).to.equal(true);
+    expect(isTableStablecoin(usdc.toUpperCase().replace('0X', '0x'), 'eth')).to.equal(true);
+    expect(isTableStablecoin(usdc, 'base')).to.equal(false);
+    expect(isTableStablecoin(`${usdc}0`, 'eth')).to.equal(false);
+    expect(isTableStablecoin(WETH, 'eth')).to.equal(false);
+    expect(isTableStablecoin('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', 'svm')).to.equal(true);
+    expect(isTableStablecoin('epjfwdd5aufqssqem2qn1xzybapc8g4wegGkZwyTDt1v', 'svm')).to.equal(true);
+    expect(isTableStablecoin(SOL, 'svm')).to.equal(false);
+    for (const chain of ['constructor', '__proto__', 'toString', 'nowhere']) expect(isTableStablecoin(usdc, chain), chain).to.equal(false);
   });
 });

@@ -123,3 +123,35 @@ export class Catalogue implements TokenCatalogue {
 export function key(address: string, chain: SpecificChain): string {
   return `${chain}:${chain === 'svm' ? address : address.toLowerCase()}`;
 }
+
+/**
+ * A lookup by {@link key}, remembered per chain and spelling of the address: building the key (a
+ * fresh string, lower-cased on EVM chains) and hashing it costs more than the lookup, and valuing
+ * portfolios asks for the same few addresses over and over. `resolve` answers a key (null: nothing
+ * there); {@link clear} must follow any change to what it reads. Past {@link ALIASES_KEPT}
+ * spellings, new ones are resolved each time.
+ */
+export class SpellingMemo<V> {
+  private readonly byChain = new Map<SpecificChain, Map<string, V | null>>();
+  private kept = 0;
+
+  constructor(private readonly resolve: (k: string) => V | null) {}
+
+  get(address: string, chain: SpecificChain): V | null {
+    let spellings = this.byChain.get(chain);
+    if (spellings === undefined) this.byChain.set(chain, (spellings = new Map()));
+    const found = spellings.get(address);
+    if (found !== undefined) return found;
+    const value = this.resolve(key(address, chain));
+    if (this.kept < ALIASES_KEPT) {
+      spellings.set(address, value);
+      this.kept += 1;
+    }
+    return value;
+  }
+
+  clear(): void {
+    this.byChain.clear();
+    this.kept = 0;
+  }
+}

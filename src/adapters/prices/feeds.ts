@@ -92,28 +92,35 @@ export function buildFeed(def: FeedDef, seed: number | string, defaultOrigin: nu
       const vol = def.volatility ?? 0.002;
       const origin = def.origin ?? defaultOrigin;
       const seed32 = seedToUint32(seed);
-      const memo = new Map<string, { fwd: number[]; back: number[] }>();
-      const cumulative = (id: string, base: number, k: number): number => {
-        let m = memo.get(id);
-        if (!m) memo.set(id, (m = { fwd: [0], back: [0] }));
-        const arr = k >= 0 ? m.fwd : m.back;
+      /** Cumulative log-returns of one token's walk, forwards and backwards from the origin. */
+      interface Walk { base: number; fwd: number[]; back: number[] }
+      const walks = new Map<string, Walk>();
+      // Each catalogue token's walk, found once: its key and hash would otherwise be built on every price.
+      const byToken = new Map<CatalogueToken, { chain: SpecificChain; walk: Walk }>();
+      const cumulative = (w: Walk, k: number): number => {
+        const arr = k >= 0 ? w.fwd : w.back;
         const n = Math.abs(k);
         for (let i = arr.length; i <= n; i++) {
           const step = k >= 0 ? i - 1 : -i;
-          arr.push(arr[i - 1]! + (k >= 0 ? 1 : -1) * vol * stepNormal(base, step));
+          arr.push(arr[i - 1]! + (k >= 0 ? 1 : -1) * vol * stepNormal(w.base, step));
         }
         return arr[n]!;
       };
       return (tok, chain, at) => {
         const p0 = constantPrice({}, tok, chain);
         if (p0 === null || tok.kind === 'stable' || tok.kind === 'burn' || p0 === 0) return p0;
-        const id = key(tok.address, chain);
-        const base = mix32(seed32, hashString(id));
+        let found = byToken.get(tok);
+        if (found === undefined || found.chain !== chain) {
+          const id = key(tok.address, chain);
+          let walk = walks.get(id);
+          if (walk === undefined) walks.set(id, (walk = { base: mix32(seed32, hashString(id)), fwd: [0], back: [0] }));
+          byToken.set(tok, (found = { chain, walk }));
+        }
         // Clamp to ~5M steps either side so a far-off timestamp cannot grow the memo without bound.
         const x = Math.max(-MAX_STEPS, Math.min(MAX_STEPS, (at - origin) / stepMs));
         const k = Math.floor(x);
-        const l0 = cumulative(id, base, k);
-        const l1 = cumulative(id, base, k + 1);
+        const l0 = cumulative(found.walk, k);
+        const l1 = cumulative(found.walk, k + 1);
         return p0 * Math.exp(l0 + (l1 - l0) * (x - k));
       };
     }

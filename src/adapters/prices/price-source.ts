@@ -1,15 +1,17 @@
 // PriceSource adapter: catalogue + feed, loaded tapes and manual overrides on top, faults last (aux states).
-import type { ConstraintMetric, PriceFaultLookup } from '../../ports/faults.js';
+import type { ConstraintMetric, PriceFault, PriceFaultLookup } from '../../ports/faults.js';
 import type {
   PriceOverride, PriceOverrides, PriceQuote, PriceSource, SpecificChain, TokenMeta,
 } from '../../ports/prices.js';
-import { Catalogue, key, type CatalogueToken } from './catalogue.js';
+import { Catalogue, key, SpellingMemo, type CatalogueToken } from './catalogue.js';
 import type { FeedFn } from './feeds.js';
 import { TapeTable } from './tape-table.js';
 
 /** Manual overrides keyed by chain and lower-cased address. */
 export class OverrideTable implements PriceOverrides {
   private map = new Map<string, PriceOverride>();
+  /** {@link map} by spelling (cleared on every change). */
+  private readonly found = new SpellingMemo((k) => this.map.get(k) ?? null);
   /** Change counter (AuxState.version): the store reuses its last capture until it moves. */
   private changes = 0;
 
@@ -20,16 +22,18 @@ export class OverrideTable implements PriceOverrides {
   set(o: PriceOverride): void {
     if (!Number.isFinite(o.price) || o.price < 0) throw new Error('override price must be a finite number >= 0');
     this.map.set(key(o.address, o.specificChain), { ...o });
+    this.found.clear();
     this.changes += 1;
   }
 
   get(address: string, chain: SpecificChain): PriceOverride | undefined {
     if (this.map.size === 0) return undefined;
-    return this.map.get(key(address, chain));
+    return this.found.get(address, chain) ?? undefined;
   }
 
   clear(address?: string, specificChain?: SpecificChain): void {
     this.changes += 1;
+    this.found.clear();
     if (address === undefined) {
       this.map.clear();
       return;
@@ -49,10 +53,14 @@ export class OverrideTable implements PriceOverrides {
 
   apply(v: unknown): void {
     this.changes += 1;
+    this.found.clear();
     this.map = new Map();
     for (const o of (v as PriceOverride[]) ?? []) this.map.set(key(o.address, o.specificChain), { ...o });
   }
 }
+
+/** No faults (shared). */
+const NO_FAULTS: readonly PriceFault[] = [];
 
 /** Metadata of each catalogue token without the fixture-only fields (built once; quotes share it, frozen). */
 const metaCache = new WeakMap<CatalogueToken, TokenMeta>();
@@ -95,30 +103,41 @@ export class FeedPriceSource implements PriceSource {
   }
 
   quote(address: string, specificChain: SpecificChain, at: number): PriceQuote | null {
-    const faults = this.faults?.priceFaults(address, specificChain) ?? [];
-    let q = this.base(address, specificChain, at);
-    for (const f of faults) {
-      if (!q || f.kind === 'priceMissing') return null;
-      if (f.kind === 'priceZero') q = { ...q, price: 0 };
-      else if (f.kind === 'priceStale') {
-        const then = this.base(address, specificChain, f.at);
-        q = then ? { ...q, price: then.price } : null;
-      } else if (f.kind === 'constraintFail' && q.meta) q = { ...q, meta: failMeta(q.meta, f.metric, at) };
-    }
-    return q;
+    const tok = this.cat.find(address, specificChain);
+    const faults = this.faults?.priceFaults(address, specificChain) ?? NO_FAULTS;
+    const price = this.faulted(address, specificChain, at, tok, faults);
+    if (price === null) return null;
+    let meta = tok ? metaAt(tok, at) : null;
+    // Only constraint faults change the metadata, in the order they were added.
+    for (const f of faults) if (f.kind === 'constraintFail' && meta) meta = failMeta(meta, f.metric, at);
+    const symbol = this.overrides.get(address, specificChain)?.symbol ?? tok?.symbol ?? 'UNKNOWN';
+    return { price, symbol, specificChain, meta, at };
   }
 
-  private base(address: string, specificChain: SpecificChain, at: number): PriceQuote | null {
-    const tok = this.cat.find(address, specificChain);
-    const o = this.overrides.get(address, specificChain);
-    if (o) {
-      return { price: o.price, symbol: o.symbol ?? tok?.symbol ?? 'UNKNOWN', specificChain, meta: tok ? metaAt(tok, at) : null, at };
+  price(address: string, specificChain: SpecificChain, at: number): number | null {
+    const faults = this.faults?.priceFaults(address, specificChain) ?? NO_FAULTS;
+    return this.faulted(address, specificChain, at, this.cat.find(address, specificChain), faults);
+  }
+
+  /** The price after the token's price faults, in the order they were added. */
+  private faulted(address: string, specificChain: SpecificChain, at: number, tok: CatalogueToken | undefined, faults: readonly PriceFault[]): number | null {
+    let price = this.base(address, specificChain, at, tok);
+    for (const f of faults) {
+      if (price === null || f.kind === 'priceMissing') return null;
+      if (f.kind === 'priceZero') price = 0;
+      else if (f.kind === 'priceStale') price = this.base(address, specificChain, f.at, tok);
     }
+    return price;
+  }
+
+  /** The price before faults: manual override, else loaded tape, else the feed (catalogue tokens only). */
+  private base(address: string, specificChain: SpecificChain, at: number, tok: CatalogueToken | undefined): number | null {
+    const o = this.overrides.get(address, specificChain);
+    if (o) return o.price;
     const taped = this.tapes.price(address, specificChain, at);
-    if (taped !== undefined) return { price: taped, symbol: tok?.symbol ?? 'UNKNOWN', specificChain, meta: tok ? metaAt(tok, at) : null, at };
+    if (taped !== undefined) return taped;
     if (!tok) return null;
     const price = this.feed(tok, specificChain, at);
-    if (price === null || !Number.isFinite(price)) return null;
-    return { price, symbol: tok.symbol, specificChain, meta: metaAt(tok, at), at };
+    return price === null || !Number.isFinite(price) ? null : price;
   }
 }
