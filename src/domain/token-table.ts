@@ -59,7 +59,8 @@ const STABLES = new Map(Object.entries(TOKEN_TABLE).map(([chain, t]) => [chain, 
 export function isTableStablecoin(address: string, chain: string): boolean {
   const stables = STABLES.get(chain);
   if (stables === undefined) return false;
-  // Lower-cased only when the length can match (every trade asks this of its to-token).
-  for (const s of stables) if (s.length === address.length && s === address.toLowerCase()) return true;
+  // Lower-cased only when the length can match, and once (every trade asks this of its to-token).
+  let lower: string | undefined;
+  for (const s of stables) if (s.length === address.length && s === (lower ??= address.toLowerCase())) return true;
   return false;
 }
