@@ -46,17 +46,24 @@ function toMs(v: string | number | null | undefined): number | null {
   return ms;
 }
 
-/** Spellings other than the catalogue's own kept for lookups (any mix of cases of any token's address could be asked for). */
-const ALIASES_KEPT = 10_000;
+/** Spellings a {@link SpellingMemo} keeps (any mix of cases of any address could be asked for). */
+const SPELLINGS_KEPT = 10_000;
 
 /** In-memory catalogue keyed by (chain, lower-cased address). */
 export class Catalogue implements TokenCatalogue {
   private readonly byChain = new Map<SpecificChain, CatalogueToken[]>();
   private readonly byKey = new Map<string, CatalogueToken>();
-  /** Per chain: address (lower-cased on EVM chains) -> token; looked up with the caller's own string, no key to build. */
-  private readonly byAddress = new Map<SpecificChain, Map<string, CatalogueToken>>();
-  /** Other spellings of known addresses added to `byAddress` by {@link find}. */
-  private aliases = 0;
+  /**
+   * Lookups by the caller's own spelling. Balances keep the spelling a trade gave (checksummed EVM
+   * addresses), and valuing them asks for the same few spellings over and over.
+   */
+  private readonly found = new SpellingMemo<CatalogueToken>((address, chain) => {
+    const tok = this.byKey.get(key(address, chain));
+    if (tok !== undefined || chain !== 'svm') return tok ?? null;
+    // Burn addresses match case-insensitively on every chain (upstream compares them lower-cased).
+    const burn = this.byKey.get(key(address.toLowerCase(), chain));
+    return burn?.kind === 'burn' ? burn : null;
+  });
 
   constructor(file: TokensFile) {
     for (const chain of SPECIFIC_CHAINS) {
@@ -83,7 +90,6 @@ export class Catalogue implements TokenCatalogue {
       }
       this.byChain.set(chain, list);
       for (const tok of list) this.byKey.set(key(tok.address, chain), tok);
-      this.byAddress.set(chain, new Map(list.map((tok) => [chain === 'svm' ? tok.address : tok.address.toLowerCase(), tok])));
     }
   }
 
@@ -92,25 +98,7 @@ export class Catalogue implements TokenCatalogue {
   }
 
   find(address: string, chain: SpecificChain): CatalogueToken | undefined {
-    const byAddress = this.byAddress.get(chain);
-    if (byAddress === undefined) return undefined;
-    const exact = byAddress.get(address);
-    if (exact) return exact;
-    let found: CatalogueToken | undefined;
-    if (chain !== 'svm') {
-      found = byAddress.get(address.toLowerCase());
-    } else {
-      // Burn addresses match case-insensitively on every chain (upstream compares them lower-cased).
-      const burn = this.byKey.get(key(address.toLowerCase(), chain));
-      found = burn?.kind === 'burn' ? burn : undefined;
-    }
-    // Balances keep the spelling a trade gave (checksummed EVM addresses): valuing them looks the same
-    // few spellings up over and over, so a found one is kept as an alias, up to a bound.
-    if (found !== undefined && this.aliases < ALIASES_KEPT) {
-      byAddress.set(address, found);
-      this.aliases += 1;
-    }
-    return found;
+    return this.found.get(address, chain) ?? undefined;
   }
 
   bySymbol(chain: SpecificChain, symbol: string): CatalogueToken | undefined {
@@ -125,25 +113,27 @@ export function key(address: string, chain: SpecificChain): string {
 }
 
 /**
- * A lookup by {@link key}, remembered per chain and spelling of the address: building the key (a
- * fresh string, lower-cased on EVM chains) and hashing it costs more than the lookup, and valuing
- * portfolios asks for the same few addresses over and over. `resolve` answers a key (null: nothing
- * there); {@link clear} must follow any change to what it reads. Past {@link ALIASES_KEPT}
- * spellings, new ones are resolved each time.
+ * Lookups of (address, chain) remembered per chain and spelling of the address: resolving one
+ * usually means building a key (a fresh string, lower-cased on EVM chains) and hashing it, which
+ * costs more than finding the spelling again, and valuing portfolios asks for the same few
+ * addresses over and over. `resolve` answers a lookup (null: nothing there); {@link clear} must
+ * follow any change to what it reads. Past {@link SPELLINGS_KEPT} spellings (misses included),
+ * new ones are resolved each time.
  */
 export class SpellingMemo<V> {
-  private readonly byChain = new Map<SpecificChain, Map<string, V | null>>();
+  private readonly byChain = new Map<string, Map<string, V | null>>();
   private kept = 0;
 
-  constructor(private readonly resolve: (k: string) => V | null) {}
+  constructor(private readonly resolve: (address: string, chain: SpecificChain) => V | null) {}
 
   get(address: string, chain: SpecificChain): V | null {
-    let spellings = this.byChain.get(chain);
-    if (spellings === undefined) this.byChain.set(chain, (spellings = new Map()));
-    const found = spellings.get(address);
+    const found = this.byChain.get(chain)?.get(address);
     if (found !== undefined) return found;
-    const value = this.resolve(key(address, chain));
-    if (this.kept < ALIASES_KEPT) {
+    const value = this.resolve(address, chain);
+    // Chains are client text too (an unknown specificChain is passed through): a map is made only for a spelling kept.
+    if (this.kept < SPELLINGS_KEPT) {
+      let spellings = this.byChain.get(chain);
+      if (spellings === undefined) this.byChain.set(chain, (spellings = new Map()));
       spellings.set(address, value);
       this.kept += 1;
     }

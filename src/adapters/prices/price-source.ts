@@ -11,7 +11,7 @@ import { TapeTable } from './tape-table.js';
 export class OverrideTable implements PriceOverrides {
   private map = new Map<string, PriceOverride>();
   /** {@link map} by spelling (cleared on every change). */
-  private readonly found = new SpellingMemo((k) => this.map.get(k) ?? null);
+  private readonly found = new SpellingMemo((address, chain) => this.map.get(key(address, chain)) ?? null);
   /** Change counter (AuxState.version): the store reuses its last capture until it moves. */
   private changes = 0;
 

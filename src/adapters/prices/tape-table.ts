@@ -22,7 +22,7 @@ export function parseTapeKey(k: string): { chain: SpecificChain; address: string
 export class TapeTable implements AuxState {
   private tapes = new Map<string, { chain: SpecificChain; address: string; points: TapePoints }>();
   /** {@link tapes} by spelling (cleared on every change). */
-  private readonly found = new SpellingMemo((k) => this.tapes.get(k) ?? null);
+  private readonly found = new SpellingMemo((address, chain) => this.tapes.get(key(address, chain)) ?? null);
   /** Change counter (AuxState.version): the store reuses its last capture until it moves. */
   private changes = 0;
 
