@@ -1,5 +1,6 @@
 // The response log: every request and response of a run as canonical JSON lines, and its SHA-256 hash.
 import { createHash } from 'node:crypto';
+import { Worker, type MessagePort } from 'node:worker_threads';
 import type { Json } from './types.js';
 
 /** Text put in place of the admin key, which may differ between targets. */
@@ -277,7 +278,7 @@ const CHUNK_BYTES = 1 << 20;
  * before the bytes, and be copied by every garbage collection that moves them. A log that keeps
  * only its hash writes every line into the same two buffers.
  */
-export class ResponseLog {
+export class ResponseLog implements ExchangeLog {
   private readonly secrets: string[] = [];
   private readonly sha = createHash('sha256');
   /** Filled buffers (hashed) when the text is kept; the writer holds the one being written. */
@@ -334,4 +335,187 @@ export class ResponseLog {
   hash(): string {
     return this.sha.copy().update(this.out.chunk.subarray(0, this.out.pos)).digest('hex');
   }
+
+  finish(): Promise<string> {
+    return Promise.resolve(this.hash());
+  }
+
+  /** The text as UTF-8 bytes, in the buffers it is kept in (the last one partly filled). */
+  bytes(): Buffer[] {
+    if (!this.keepText) throw new Error('the response log keeps only its hash (keepText: false)');
+    return [...this.full, this.out.chunk.subarray(0, this.out.pos)];
+  }
+}
+
+/** What the runner writes its exchanges to: {@link ResponseLog}, or {@link ThreadedLog} for long runs. */
+export interface ExchangeLog {
+  /** Adds a key to redact from every later entry. */
+  redactKey(key: string): void;
+  /** Appends one exchange as a line; an entry JSON cannot write throws and leaves the log as it was. */
+  add(entry: LogEntry): void;
+  /** Number of exchanges. */
+  readonly size: number;
+  /** Ends the log (nothing may be added after): the SHA-256 (hex) of its text. */
+  finish(): Promise<string>;
+  /** The text (after {@link finish}, for a threaded log); throws when only the hash is kept. */
+  text(): string;
+}
+
+/** Messages to a threaded log's worker: JSON lines (`length` bytes of `buffer`), a key to redact, the end. */
+type ToWorker = { kind: 'lines'; buffer: ArrayBuffer; length: number } | { kind: 'key'; key: string } | { kind: 'end' };
+/** The worker's one answer, to `end` or to the first thing that went wrong. */
+type FromWorker = { kind: 'done'; hash: string; lines: number; text: Uint8Array[] } | { kind: 'failed'; message: string };
+
+/** Size of the buffers JSON lines go to the worker in (moved, not copied). */
+const HANDOFF_BYTES = 1 << 20;
+
+/**
+ * The worker's entry: loads this module and serves the log. Built, the module is JavaScript; run
+ * from source (tests, the benchmarks' driver), it is TypeScript, which tsx compiles for the main
+ * thread only, so the worker asks tsx for it itself.
+ */
+const WORKER_BOOT = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { module: url, tsx } = workerData;
+(tsx ? import(tsx).then((api) => api.tsImport(url, url)) : import(url)).then(
+  (m) => m.serveThreadedLog(parentPort, workerData.keepText),
+  (err) => parentPort.postMessage({ kind: 'failed', message: 'loading the log writer: ' + (err && err.message) }),
+);`;
+
+/** What the worker loads: this module, and tsx's API when this module is TypeScript. */
+const WORKER_MODULE = { module: import.meta.url, tsx: import.meta.url.endsWith('.ts') ? import.meta.resolve('tsx/esm/api') : null };
+
+/**
+ * The response log written on a second thread. Here each entry only becomes JSON text
+ * (`JSON.stringify`, native code, much faster than sorting keys and writing lines in JavaScript),
+ * which goes to a worker thread in 1 MB buffers; the worker parses it back and writes, hashes and
+ * (with `keepText`) keeps the canonical lines with a {@link ResponseLog} of its own. A canonical
+ * line is by definition that of the entry's JSON round trip, so text and hash are the same as a
+ * {@link ResponseLog}'s: only where the work is done differs. A run of many steps gains what the
+ * lines cost, less the JSON text; starting the thread costs tens of milliseconds, so short runs
+ * write their log in place.
+ */
+export class ThreadedLog implements ExchangeLog {
+  private readonly worker: Worker;
+  private chunk = Buffer.allocUnsafeSlow(HANDOFF_BYTES);
+  private pos = 0;
+  private lines = 0;
+  private ended = false;
+  /** The text's bytes, once the worker sent them back. */
+  private kept: Uint8Array[] | undefined;
+  private readonly answer: Promise<FromWorker>;
+
+  constructor(private readonly keepText = true) {
+    const worker = new Worker(WORKER_BOOT, { eval: true, workerData: { ...WORKER_MODULE, keepText } });
+    this.worker = worker;
+    // The worker answers once: at the end, or at the first failure (a crash or an exit counts as one).
+    this.answer = new Promise<FromWorker>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`the response log's thread stopped (exit code ${code})`)));
+    });
+    this.answer.catch(() => undefined); // read by finish()
+    // Only the end waits for the thread: a run dropped half-way does not keep the process alive.
+    worker.unref();
+  }
+
+  redactKey(key: string): void {
+    this.open();
+    // The lines before the key go first: the worker redacts from the next line on, as ResponseLog does.
+    this.flush();
+    this.post({ kind: 'key', key });
+  }
+
+  add(entry: LogEntry): void {
+    this.open();
+    // Throws (a BigInt, a throwing toJSON) before anything is written.
+    const text = JSON.stringify(entry);
+    // At most 3 bytes per UTF-16 unit; the exact count only when that might not fit.
+    const room = this.chunk.length - this.pos;
+    if (text.length * 3 + 1 > room) {
+      const need = Buffer.byteLength(text) + 1;
+      if (need > room) {
+        this.flush();
+        if (need > this.chunk.length) this.chunk = Buffer.allocUnsafeSlow(need);
+      }
+    }
+    this.pos += this.chunk.write(text, this.pos);
+    this.chunk[this.pos++] = 0x0a;
+    this.lines += 1;
+  }
+
+  get size(): number {
+    return this.lines;
+  }
+
+  async finish(): Promise<string> {
+    this.open();
+    this.ended = true;
+    this.flush();
+    this.post({ kind: 'end' });
+    this.worker.ref();
+    try {
+      const answer = await this.answer;
+      if (answer.kind === 'failed') throw new Error(`the response log's thread failed: ${answer.message}`);
+      if (answer.lines !== this.lines) throw new Error(`the response log's thread wrote ${answer.lines} lines of ${this.lines}`);
+      this.kept = answer.text;
+      return answer.hash;
+    } finally {
+      await this.worker.terminate();
+    }
+  }
+
+  text(): string {
+    if (!this.keepText) throw new Error('the response log keeps only its hash (keepText: false)');
+    if (this.kept === undefined) throw new Error('the text of a threaded response log is there once finish() has settled');
+    return Buffer.concat(this.kept).toString('utf8');
+  }
+
+  private open(): void {
+    if (this.ended) throw new Error('the response log is finished');
+  }
+
+  private post(m: ToWorker, transfer?: ArrayBuffer[]): void {
+    this.worker.postMessage(m, transfer);
+  }
+
+  /** Moves the lines written so far to the worker. */
+  private flush(): void {
+    if (this.pos === 0) return;
+    const { buffer } = this.chunk;
+    this.post({ kind: 'lines', buffer: buffer as ArrayBuffer, length: this.pos }, [buffer as ArrayBuffer]);
+    this.chunk = Buffer.allocUnsafeSlow(HANDOFF_BYTES);
+    this.pos = 0;
+  }
+}
+
+/**
+ * The worker side of a {@link ThreadedLog}: every line it is sent, parsed, goes through a
+ * {@link ResponseLog}; `end` is answered with the hash, the line count and (with `keepText`) the
+ * text. The first failure is answered instead, and what comes after it is ignored.
+ */
+export function serveThreadedLog(port: MessagePort, keepText: boolean): void {
+  const log = new ResponseLog(CHUNK_BYTES, keepText);
+  let failed = false;
+  port.on('message', (m: ToWorker) => {
+    if (failed) return;
+    try {
+      if (m.kind === 'lines') {
+        const bytes = Buffer.from(m.buffer, 0, m.length);
+        for (let start = 0; start < m.length;) {
+          const end = bytes.indexOf(0x0a, start);
+          log.add(JSON.parse(bytes.toString('utf8', start, end)) as LogEntry);
+          start = end + 1;
+        }
+      } else if (m.kind === 'key') {
+        log.redactKey(m.key);
+      } else {
+        const answer: FromWorker = { kind: 'done', hash: log.hash(), lines: log.size, text: keepText ? log.bytes() : [] };
+        port.postMessage(answer);
+      }
+    } catch (err) {
+      failed = true;
+      port.postMessage({ kind: 'failed', message: (err as Error).message } satisfies FromWorker);
+    }
+  });
 }

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { bodyDiff } from './diff.js';
 import { getPath, interpolate, interpolateShared, parsePath, StepInputError } from './interpolate.js';
-import { ResponseLog, type LogEntry } from './log.js';
+import { ResponseLog, ThreadedLog, type ExchangeLog, type LogEntry } from './log.js';
 import { match, matches, show, type Mismatch } from './matcher.js';
 import { callRequest, setTimeRequest, simRequest } from './steps.js';
 import { answerView, type Target, type TargetRequest, type TargetResponse } from './targets.js';
@@ -64,7 +64,15 @@ export interface RunOptions {
    * a week's log is hundreds of MB, and reading `log` then throws.
    */
   keepLog?: boolean;
+  /**
+   * Write the log on a worker thread ({@link ThreadedLog}: the same text and hash, the lines'
+   * cost moved to another core). Default: for scenarios of {@link THREADED_LOG_STEPS} steps or more.
+   */
+  threadedLog?: boolean;
 }
+
+/** Steps from which a scenario's log is written on a worker thread by default: below, starting the thread costs more than it saves. */
+export const THREADED_LOG_STEPS = 20_000;
 
 /** Thrown inside the runner to stop at a step. */
 class Stop extends Error {
@@ -116,7 +124,9 @@ function statusOk(expected: CallStep['expect'], status: number): string | null {
 /** Runs a validated scenario; never throws for a failing step (the result says why). */
 export async function runScenario(sc: Scenario, target: Target, options: RunOptions = {}): Promise<ScenarioResult> {
   const { doc } = sc;
-  const log = new ResponseLog(undefined, options.keepLog ?? true);
+  const keepLog = options.keepLog ?? true;
+  const threaded = options.threadedLog ?? doc.steps.length >= THREADED_LOG_STEPS;
+  const log: ExchangeLog = threaded ? new ThreadedLog(keepLog) : new ResponseLog(undefined, keepLog);
   const vars = new Map<string, Json>();
   const keys = new Map<string, string>();
   const ids = { snapshot: new Map<string, string>(), fault: new Map<string, string>() };
@@ -288,11 +298,16 @@ export async function runScenario(sc: Scenario, target: Target, options: RunOpti
       fail(at, i, verb, err);
     }
   }
-  if (options.afterSteps && adminKey !== '') await options.afterSteps(adminKey);
+  let hash: string;
+  try {
+    if (options.afterSteps && adminKey !== '') await options.afterSteps(adminKey);
+  } finally {
+    hash = await log.finish();
+  }
   let text: string | undefined;
   const result: ScenarioResult = {
     file: sc.file, name: sc.name, ...(doc.description !== undefined ? { description: doc.description } : {}), seed: doc.seed,
-    ok: failure === undefined, steps: doc.steps.length, stepsPassed: passed, requests: log.size, hash: log.hash(),
+    ok: failure === undefined, steps: doc.steps.length, stepsPassed: passed, requests: log.size, hash,
     // Made on first read: a week's log is hundreds of MB, and most runs only need its hash.
     get log() {
       return (text ??= log.text());
