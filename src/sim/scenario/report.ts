@@ -1,6 +1,6 @@
 // Run reports: competition data read over HTTP after each scenario, the JSON result and the Markdown summary.
 import type { ScenarioResult } from './runner.js';
-import type { Target, TargetResponse } from './targets.js';
+import { answerView, type Target, type TargetResponse } from './targets.js';
 
 /** One agent's portfolio value over virtual time. */
 export interface ValueSeries { agentId: string; agentName: string; points: [number, number][] }
@@ -42,12 +42,21 @@ async function get(target: Target, adminKey: string, path: string, query: Record
   return target.send({ method: 'GET', path, query, headers: { authorization: `Bearer ${adminKey}` } });
 }
 
+/**
+ * The answer's body for reading only: an in-process answer as it is when it already is its own
+ * JSON round trip (a week's snapshot list is 200,000 rows, and copying them cost more than
+ * checking them), else `body`.
+ */
+function readBody(res: TargetResponse): Body | undefined {
+  return answerView(res) as Body | undefined;
+}
+
 /** All pages of a paginated list (`pagination.hasMore` or a short page ends it). */
 async function pages(target: Target, adminKey: string, path: string, field: string, query: Record<string, string>): Promise<Body[]> {
   const out: Body[] = [];
   for (let offset = 0; offset < 100_000; offset += PAGE) {
     const res = await get(target, adminKey, path, { ...query, limit: String(PAGE), offset: String(offset) });
-    const body = res.body as Body | undefined;
+    const body = readBody(res);
     const rows = body?.[field];
     if (res.status !== 200 || !Array.isArray(rows)) throw new Error(`GET ${path} answered ${res.status}`);
     out.push(...(rows as Body[]));
@@ -88,7 +97,7 @@ async function competitionReport(target: Target, adminKey: string, c: Body, prob
     problems.push(`leaderboard of ${rep.name}: ${(err as Error).message}`);
   }
   const res = await get(target, adminKey, `/api/admin/competition/${id}/snapshots`, {});
-  const snaps = (res.body as Body | undefined)?.snapshots;
+  const snaps = readBody(res)?.snapshots;
   if (res.status !== 200 || !Array.isArray(snaps)) {
     problems.push(`snapshots of ${rep.name}: GET answered ${res.status}`);
     return rep;
