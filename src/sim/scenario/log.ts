@@ -510,8 +510,10 @@ export function serveThreadedLog(port: MessagePort, keepText: boolean): void {
       } else if (m.kind === 'key') {
         log.redactKey(m.key);
       } else {
-        const answer: FromWorker = { kind: 'done', hash: log.hash(), lines: log.size, text: keepText ? log.bytes() : [] };
-        port.postMessage(answer);
+        const text = keepText ? log.bytes() : [];
+        const answer: FromWorker = { kind: 'done', hash: log.hash(), lines: log.size, text };
+        // The text's buffers move to the runner's thread (a week's log is hundreds of MB): this thread ends next.
+        port.postMessage(answer, [...new Set(text.map((b) => b.buffer as ArrayBuffer))]);
       }
     } catch (err) {
       failed = true;
