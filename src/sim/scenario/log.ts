@@ -1,5 +1,8 @@
 // The response log: every request and response of a run as canonical JSON lines, and its SHA-256 hash.
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker, type MessagePort } from 'node:worker_threads';
 import type { Json } from './types.js';
 
@@ -382,8 +385,22 @@ const { module: url, tsx } = workerData;
   (err) => parentPort.postMessage({ kind: 'failed', message: 'loading the log writer: ' + (err && err.message) }),
 );`;
 
-/** What the worker loads: this module, and tsx's API when this module is TypeScript. */
-const WORKER_MODULE = { module: import.meta.url, tsx: import.meta.url.endsWith('.ts') ? import.meta.resolve('tsx/esm/api') : null };
+/** What the worker loads: this module, and tsx's API when this module is TypeScript (null: TypeScript run some other way). */
+function workerModule(): { module: string; tsx: string | null } | null {
+  const module = import.meta.url;
+  if (!module.endsWith('.ts')) return { module, tsx: null };
+  try {
+    // The ESM build of tsx's API (its CommonJS build cannot be loaded from a worker this way).
+    const require = createRequire(module);
+    const manifest = require.resolve('tsx/package.json');
+    const entry = (require(manifest) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api']!.import.default;
+    return { module, tsx: pathToFileURL(join(dirname(manifest), entry)).href };
+  } catch {
+    return null;
+  }
+}
+
+let loadable: ReturnType<typeof workerModule> | undefined;
 
 /**
  * The response log written on a second thread. Here each entry only becomes JSON text
@@ -405,8 +422,15 @@ export class ThreadedLog implements ExchangeLog {
   private kept: Uint8Array[] | undefined;
   private readonly answer: Promise<FromWorker>;
 
+  /** Whether a worker thread can load the writer (always, built; from source, when tsx is there). */
+  static available(): boolean {
+    loadable ??= workerModule();
+    return loadable !== null;
+  }
+
   constructor(private readonly keepText = true) {
-    const worker = new Worker(WORKER_BOOT, { eval: true, workerData: { ...WORKER_MODULE, keepText } });
+    if (!ThreadedLog.available()) throw new Error('the response log cannot be written on a thread: its TypeScript source needs tsx');
+    const worker = new Worker(WORKER_BOOT, { eval: true, workerData: { ...loadable, keepText } });
     this.worker = worker;
     // The worker answers once: at the end, or at the first failure (a crash or an exit counts as one).
     this.answer = new Promise<FromWorker>((resolve, reject) => {

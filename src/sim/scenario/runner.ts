@@ -66,7 +66,8 @@ export interface RunOptions {
   keepLog?: boolean;
   /**
    * Write the log on a worker thread ({@link ThreadedLog}: the same text and hash, the lines'
-   * cost moved to another core). Default: for scenarios of {@link THREADED_LOG_STEPS} steps or more.
+   * cost moved to another core). Default: for scenarios of {@link THREADED_LOG_STEPS} steps or more
+   * (when a worker can load the writer: always once built).
    */
   threadedLog?: boolean;
 }
@@ -125,7 +126,7 @@ function statusOk(expected: CallStep['expect'], status: number): string | null {
 export async function runScenario(sc: Scenario, target: Target, options: RunOptions = {}): Promise<ScenarioResult> {
   const { doc } = sc;
   const keepLog = options.keepLog ?? true;
-  const threaded = options.threadedLog ?? doc.steps.length >= THREADED_LOG_STEPS;
+  const threaded = options.threadedLog ?? (doc.steps.length >= THREADED_LOG_STEPS && ThreadedLog.available());
   const log: ExchangeLog = threaded ? new ThreadedLog(keepLog) : new ResponseLog(undefined, keepLog);
   const vars = new Map<string, Json>();
   const keys = new Map<string, string>();
