@@ -73,7 +73,7 @@ export interface RunOptions {
 }
 
 /** Steps from which a scenario's log is written on a worker thread by default: below, starting the thread costs more than it saves. */
-export const THREADED_LOG_STEPS = 20_000;
+export const THREADED_LOG_STEPS = 50_000;
 
 /** Thrown inside the runner to stop at a step. */
 class Stop extends Error {
