@@ -269,6 +269,9 @@ export interface LogEntry {
   response: { status: number; body?: unknown };
 }
 
+/** Why a log that keeps only its hash has no text. */
+const HASH_ONLY = 'the response log keeps only its hash (keepText: false)';
+
 /** Size of the buffers the log's text is kept in. */
 const CHUNK_BYTES = 1 << 20;
 
@@ -330,8 +333,7 @@ export class ResponseLog implements ExchangeLog {
 
   /** The log as text: one canonical JSON line per exchange, each ending in a newline. */
   text(): string {
-    if (!this.keepText) throw new Error('the response log keeps only its hash (keepText: false)');
-    return Buffer.concat([...this.full, this.out.chunk.subarray(0, this.out.pos)]).toString('utf8');
+    return Buffer.concat(this.bytes()).toString('utf8');
   }
 
   /** SHA-256 (hex) of {@link text}. */
@@ -345,7 +347,7 @@ export class ResponseLog implements ExchangeLog {
 
   /** The text as UTF-8 bytes, in the buffers it is kept in (the last one partly filled). */
   bytes(): Buffer[] {
-    if (!this.keepText) throw new Error('the response log keeps only its hash (keepText: false)');
+    if (!this.keepText) throw new Error(HASH_ONLY);
     return [...this.full, this.out.chunk.subarray(0, this.out.pos)];
   }
 }
@@ -491,7 +493,7 @@ export class ThreadedLog implements ExchangeLog {
   }
 
   text(): string {
-    if (!this.keepText) throw new Error('the response log keeps only its hash (keepText: false)');
+    if (!this.keepText) throw new Error(HASH_ONLY);
     if (this.kept === undefined) throw new Error('the text of a threaded response log is there once finish() has settled');
     return Buffer.concat(this.kept).toString('utf8');
   }

@@ -78,7 +78,11 @@ export function thin(points: [number, number][], max = 600): [number, number][] 
 
 /** Options of {@link collectReport}. */
 export interface CollectOptions {
-  /** Receives each competition's snapshot list as read (before it is thinned for the chart). */
+  /**
+   * Receives each competition's snapshot list as read (before it is thinned for the chart). The
+   * rows may be the in-process answer's own objects ({@link answerView}): good until a request
+   * changes the world (the report itself only reads).
+   */
   onSnapshots?: (competition: { id: string; name: string }, snapshots: readonly Body[]) => void;
 }
 

@@ -66,7 +66,8 @@ const NOTHING = {};
 /**
  * The answer's body for reading now, within the step: the target's unserialised answer itself
  * when that is already what its JSON text parses back to (no copy), else {@link TargetResponse.body}.
- * The world may change its objects later, so nothing read this way may be kept.
+ * A request that changes the world may change such objects, so what is read this way is kept no
+ * longer than until the next such request (reads, as a report sends, leave it as it is).
  */
 export function answerView(res: TargetResponse): unknown {
   const sent = res.sent;
