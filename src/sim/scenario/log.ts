@@ -407,13 +407,12 @@ let loadable: ReturnType<typeof workerModule> | undefined;
 /**
  * The response log written on a second thread. Here each entry only becomes JSON text
  * (`JSON.stringify`, native code: about two thirds of what sorting keys and writing a line in
- * JavaScript costs),
- * which goes to a worker thread in 1 MB buffers; the worker parses it back and writes, hashes and
- * (with `keepText`) keeps the canonical lines with a {@link ResponseLog} of its own. A canonical
- * line is by definition that of the entry's JSON round trip, so text and hash are the same as a
- * {@link ResponseLog}'s: only where the work is done differs. A run of many steps gains what the
- * lines cost, less the JSON text; starting the thread costs 50-100 ms, so shorter runs write
- * their log in place (the runner's `THREADED_LOG_STEPS`).
+ * JavaScript costs), which goes to a worker thread in 1 MB buffers; the worker parses it back and
+ * writes, hashes and (with `keepText`) keeps the canonical lines with a {@link ResponseLog} of its
+ * own. A canonical line is by definition that of the entry's JSON round trip, so text and hash are
+ * the same as a {@link ResponseLog}'s: only where the work is done differs. A run of many steps
+ * gains what the lines cost, less the JSON text; starting the thread costs 50-100 ms, so shorter
+ * runs write their log in place (the runner's `THREADED_LOG_STEPS`).
  */
 export class ThreadedLog implements ExchangeLog {
   private readonly worker: Worker;
