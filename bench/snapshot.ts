@@ -10,7 +10,7 @@ export async function snapshots(agents = 100, perAgent = 1000, reps = 25): Promi
   const trades = agents * perAgent;
   await runTrades(arena, 0, trades);
   const { world } = arena;
-  const rows = await world.deps.store.read(async (tx) => ({ trades: await tx.count('trades'), balances: await tx.count('balances'), snapshots: await tx.count('snapshots') }));
+  const rows = await world.deps.store.read((tx) => ({ trades: tx.count('trades'), balances: tx.count('balances'), snapshots: tx.count('snapshots') }));
   let next = trades;
   const snap: number[] = [];
   const restore: number[] = [];

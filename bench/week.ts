@@ -61,9 +61,9 @@ export async function replay(agents: number, days: number, trades: number, http 
     tradeMs += t2 - t1;
   }
   const wallMs = performance.now() - t0;
-  const { snapshots, status } = await world.deps.store.read(async (tx) => ({
-    snapshots: await tx.count('snapshots', 'competition', arena.competitionId),
-    status: (await tx.get('competitions', arena.competitionId))!.status,
+  const { snapshots, status } = await world.deps.store.read((tx) => ({
+    snapshots: tx.count('snapshots', 'competition', arena.competitionId),
+    status: (tx.get('competitions', arena.competitionId))!.status,
   }));
   return { wallMs, setupMs, tradeMs, advanceMs, snapshots, trades: done, status };
 }

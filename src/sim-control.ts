@@ -10,7 +10,7 @@ import { limiterKey, tooManyRequests } from './http/rate-limit.js';
 import { isSimPath, type SimControl, type SimJob, type SimPriceInput } from './http/sim-control.js';
 import { MAX_CLOCK_JUMP_MS } from './http/schemas/sim.js';
 import { SPECIFIC_CHAINS, type PriceOverride, type SpecificChain } from './ports/prices.js';
-import type { StoreDump } from './ports/store.js';
+import type { StoreDump, Sync } from './ports/store.js';
 import type { Job } from './sim/scheduler.js';
 import type { ResettableOptions, World, WorldCore } from './world.js';
 
@@ -74,7 +74,7 @@ function tapeTime(v: unknown, where: string): number {
 /** Builds the SimControl of a world. Every aux-state change runs as a store transaction (serialised, never undone by another's rollback). */
 export function createSimControl(world: World, parts: SimControlParts): SimControl {
   const { core, journal } = parts;
-  const tx = <R>(fn: () => R) => core().store.transact(async () => fn());
+  const tx = <R>(fn: () => Sync<R>) => core().store.transact(fn);
 
   return {
     async reset({ seed, options, adminKey }) {
@@ -196,13 +196,13 @@ export function createSimControl(world: World, parts: SimControlParts): SimContr
       const c = core();
       const faulted = c.faults.size > 0 && c.faults.pathFaults('rateLimit', req.path).some((f) => f.remaining !== 0);
       if (!faulted && !c.limiter) return null;
-      return c.store.transact(async (t) => {
+      return c.store.transact((t) => {
         const now = c.clock.now();
         const fault = faulted ? c.faults.takeRateLimit(req.path) : null;
         if (fault) return tooManyRequests({ msBeforeNext: fault.retryAfter * 1000, resetAt: now + fault.retryAfter * 1000 });
         if (!c.limiter || req.principal.kind === 'admin') return null;
         const key = req.principal.kind === 'anonymous' ? parseBearer(req.authorization) : null;
-        if (key !== null && (await findAdminByKey(c.deps, t, key))?.status === 'active') return null; // admin keys are exempt
+        if (key !== null && (findAdminByKey(c.deps, t, key))?.status === 'active') return null; // admin keys are exempt
         const refusal = c.limiter.consume(limiterKey(req), req.path, now);
         return refusal ? tooManyRequests(refusal) : null;
       });

@@ -125,7 +125,7 @@ async function buildCore(options: WorldOptions, persistence?: WorldPersistence):
 /** Runs due jobs up to `target`, then moves the clock there inside a transaction (journaled; no rollback undoes it). */
 async function moveClock(core: WorldCore, target: number): Promise<Job[]> {
   const ran = await runUntil(core.deps, core.clock, target);
-  await core.store.transact(async () => {
+  await core.store.transact(() => {
     if (target > core.clock.now()) core.clock.set(target);
   });
   return ran;

@@ -8,8 +8,8 @@ export interface SetupAdminInput { username: string; password: string; email: st
 
 /** Creates the first admin; 403 once any admin exists. Returns the row and the plaintext key. */
 export async function setupAdmin(deps: Deps, input: SetupAdminInput): Promise<{ admin: Admin; apiKey: string }> {
-  return deps.store.transact(async (tx) => {
-    if ((await tx.count('admins')) > 0) throw new DomainError('ADMIN_EXISTS');
+  return deps.store.transact((tx) => {
+    if ((tx.count('admins')) > 0) throw new DomainError('ADMIN_EXISTS');
     const now = deps.clock.now();
     const apiKey = input.apiKey ?? deps.ids.apiKey();
     const salt = deps.ids.hex(16);
@@ -24,7 +24,7 @@ export async function setupAdmin(deps: Deps, input: SetupAdminInput): Promise<{ 
       createdAt: now,
       updatedAt: now,
     };
-    await tx.insert('admins', admin);
+    tx.insert('admins', admin);
     return { admin, apiKey };
   });
 }

@@ -34,11 +34,11 @@ export interface AgentCompetitionRow {
 }
 
 /** Latest value per active agent of a running competition (agents without a snapshot are absent). */
-async function latestValues(tx: ReadTx<Tables>, comp: Competition): Promise<Map<string, number>> {
+function latestValues(tx: ReadTx<Tables>, comp: Competition): Map<string, number> {
   const out = new Map<string, number>();
-  for (const agentId of await activeAgentIds(tx, comp.id)) {
+  for (const agentId of activeAgentIds(tx, comp.id)) {
     let newest: { timestamp: number; totalValue: number } | undefined;
-    for (const s of await tx.find('snapshots', 'agentCompetition', `${agentId}:${comp.id}`)) if (!newest || s.timestamp >= newest.timestamp) newest = s;
+    for (const s of tx.find('snapshots', 'agentCompetition', `${agentId}:${comp.id}`)) if (!newest || s.timestamp >= newest.timestamp) newest = s;
     if (newest) out.set(agentId, newest.totalValue);
   }
   return out;
@@ -50,13 +50,13 @@ async function latestValues(tx: ReadTx<Tables>, comp: Competition): Promise<Map<
  * snapshot value among active agents, by portfolio value for every type (upstream does not use the
  * Calmar or ROI order here, unlike the competition's own leaderboard); pending -> none.
  */
-async function placement(tx: ReadTx<Tables>, comp: Competition, agentId: string): Promise<AgentCompetitionRow['bestPlacement']> {
+function placement(tx: ReadTx<Tables>, comp: Competition, agentId: string): AgentCompetitionRow['bestPlacement'] {
   if (comp.status === 'ended') {
-    const row = await tx.get('leaderboards', `${comp.id}:${agentId}`);
+    const row = tx.get('leaderboards', `${comp.id}:${agentId}`);
     return row ? { rank: row.rank, totalAgents: row.totalAgents } : undefined;
   }
   if (comp.status !== 'active' && comp.status !== 'ending') return undefined;
-  const values = await latestValues(tx, comp);
+  const values = latestValues(tx, comp);
   const mine = values.get(agentId);
   if (mine === undefined) return undefined;
   // SQL RANK(): agents with equal values share a rank.
@@ -64,15 +64,15 @@ async function placement(tx: ReadTx<Tables>, comp: Competition, agentId: string)
   return { rank: ahead + 1, totalAgents: values.size };
 }
 
-async function summary(tx: ReadTx<Tables>, comp: Competition, agent: Agent): Promise<AgentCompetitionRow> {
-  const snaps = [...(await tx.find('snapshots', 'agentCompetition', `${agent.id}:${comp.id}`))].sort((a, b) => a.timestamp - b.timestamp);
+function summary(tx: ReadTx<Tables>, comp: Competition, agent: Agent): AgentCompetitionRow {
+  const snaps = [...(tx.find('snapshots', 'agentCompetition', `${agent.id}:${comp.id}`))].sort((a, b) => a.timestamp - b.timestamp);
   const newest = snaps.length > 0 ? snaps[snaps.length - 1]!.totalValue : 0;
   const oldest = snaps.length > 0 ? snaps[0]!.totalValue : 0;
   const pnl = newest - oldest;
   const perps = comp.type === 'perpetual_futures';
-  const trades = perps ? 0 : await tx.count('trades', 'agentCompetition', `${agent.id}:${comp.id}`);
-  const positions = perps ? await tx.count('perpsPositions', 'agentCompetition', `${agent.id}:${comp.id}`) : 0;
-  const bestPlacement = await placement(tx, comp, agent.id);
+  const trades = perps ? 0 : tx.count('trades', 'agentCompetition', `${agent.id}:${comp.id}`);
+  const positions = perps ? tx.count('perpsPositions', 'agentCompetition', `${agent.id}:${comp.id}`) : 0;
+  const bestPlacement = placement(tx, comp, agent.id);
   return {
     competition: comp, portfolioValue: newest, pnl, pnlPercent: oldest > 0 ? (pnl / oldest) * 100 : 0, totalTrades: trades, totalPositions: positions,
     ...(bestPlacement ? { bestPlacement } : {}), risk: perps ? riskMetrics(snaps.map((s) => s.totalValue)) : null,
@@ -97,18 +97,18 @@ function sortKeys(row: AgentCompetitionRow, agent: Agent): Record<string, unknow
  */
 export async function agentCompetitions(deps: Deps, input: AgentCompetitionsInput): Promise<{ agent: Agent; rows: AgentCompetitionRow[]; total: number }> {
   const spec = parseListSort(input.sort, AGENT_COMPETITION_SORT_FIELDS, 'Invalid pagination parameters');
-  return deps.store.read(async (tx) => {
-    const agent = await tx.get('agents', input.agentId);
+  return deps.store.read((tx) => {
+    const agent = tx.get('agents', input.agentId);
     if (!agent || agent.generation !== 'current') throw new DomainError('AGENT_NOT_FOUND');
     const rows: AgentCompetitionRow[] = [];
-    for (const reg of await tx.find('competitionAgents', 'agent', agent.id)) {
-      const comp = await tx.get('competitions', reg.competitionId);
+    for (const reg of tx.find('competitionAgents', 'agent', agent.id)) {
+      const comp = tx.get('competitions', reg.competitionId);
       if (!comp || (input.status !== undefined && comp.status !== input.status)) continue;
       if (input.claimed !== undefined) {
-        const reward = await earnedReward(tx, comp, agent);
+        const reward = earnedReward(tx, comp, agent);
         if (!reward || reward.claimed !== input.claimed) continue;
       }
-      rows.push(await summary(tx, comp, agent));
+      rows.push(summary(tx, comp, agent));
     }
     const keyed = rows.map((row) => ({ row, ...sortKeys(row, agent) }));
     const sorted = sortRows(keyed, spec).map((k) => k.row);

@@ -18,10 +18,10 @@ export function ownAgentId(principal: Principal): string {
 /** `GET /api/agent/profile`: the agent and its owning user (404s if either vanished). */
 export async function ownProfile(deps: Deps, principal: Principal): Promise<{ agent: Agent; owner: User }> {
   const agentId = ownAgentId(principal);
-  return deps.store.read(async (tx) => {
-    const agent = await tx.get('agents', agentId);
+  return deps.store.read((tx) => {
+    const agent = tx.get('agents', agentId);
     if (!agent) throw new DomainError('AGENT_NOT_FOUND');
-    const owner = await tx.get('users', agent.ownerId);
+    const owner = tx.get('users', agent.ownerId);
     if (!owner) throw new DomainError('AGENT_OWNER_NOT_FOUND');
     return { agent, owner };
   });
@@ -64,8 +64,8 @@ export function parseProfileUpdate(body: unknown): { description?: string; image
 export async function updateOwnProfile(deps: Deps, principal: Principal, body: unknown): Promise<Agent> {
   const agentId = ownAgentId(principal);
   const update = parseProfileUpdate(body);
-  return deps.store.transact(async (tx) => {
-    const agent = await tx.get('agents', agentId);
+  return deps.store.transact((tx) => {
+    const agent = tx.get('agents', agentId);
     if (!agent) throw new DomainError('AGENT_NOT_FOUND');
     return tx.put('agents', { ...agent, ...update, updatedAt: deps.clock.now() });
   });
@@ -77,11 +77,11 @@ export async function updateOwnProfile(deps: Deps, principal: Principal, body: u
  */
 export async function resetOwnApiKey(deps: Deps, principal: Principal): Promise<{ agent: Agent; apiKey: string }> {
   const agentId = ownAgentId(principal);
-  return deps.store.transact(async (tx) => {
-    const agent = await tx.get('agents', agentId);
+  return deps.store.transact((tx) => {
+    const agent = tx.get('agents', agentId);
     if (!agent) throw new DomainError('AGENT_NOT_FOUND');
     const apiKey = deps.ids.apiKey();
-    const next = await tx.put('agents', {
+    const next = tx.put('agents', {
       ...agent, apiKeyHash: deps.secrets.hash(apiKey), apiKeyEnc: deps.secrets.encrypt(apiKey), updatedAt: deps.clock.now(),
     });
     return { agent: next, apiKey };

@@ -22,12 +22,12 @@ export function handleFromName(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/_+/g, '_').slice(0, HANDLE_MAX);
 }
 
-async function uniqueHandle(deps: Deps, tx: WriteTx<Tables>, name: string): Promise<string> {
+function uniqueHandle(deps: Deps, tx: WriteTx<Tables>, name: string): string {
   let base = handleFromName(name);
   while (base.length < 3) base += deps.ids.hex(1).charAt(0);
   let handle = base;
   // Derived handles never collide: append a counter (explicit handles get the 409 instead).
-  for (let n = 2; (await tx.count('agents', 'handle', handle)) > 0; n++) {
+  for (let n = 2; (tx.count('agents', 'handle', handle)) > 0; n++) {
     const suffix = `_${n}`;
     handle = base.slice(0, HANDLE_MAX - suffix.length) + suffix;
   }
@@ -35,19 +35,19 @@ async function uniqueHandle(deps: Deps, tx: WriteTx<Tables>, name: string): Prom
 }
 
 /** Creates an agent for `owner` inside `tx`; returns the row and its plaintext key. */
-export async function createAgentTx(deps: Deps, tx: WriteTx<Tables>, owner: User, input: AgentInput): Promise<{ agent: Agent; apiKey: string }> {
+export function createAgentTx(deps: Deps, tx: WriteTx<Tables>, owner: User, input: AgentInput): { agent: Agent; apiKey: string } {
   const wallet = input.walletAddress;
   if (wallet !== undefined && !WALLET_RE.test(wallet)) throw new DomainError('BAD_WALLET');
-  const siblings = await tx.find('agents', 'owner', owner.id);
+  const siblings = tx.find('agents', 'owner', owner.id);
   if (siblings.some((a) => a.name === input.name)) throw new DomainError('AGENT_NAME_EXISTS', { name: input.name });
   let handle: string;
   if (input.handle !== undefined) {
     handle = input.handle;
-    if ((await tx.count('agents', 'handle', handle)) > 0) throw new DomainError('HANDLE_EXISTS', { handle });
+    if ((tx.count('agents', 'handle', handle)) > 0) throw new DomainError('HANDLE_EXISTS', { handle });
   } else {
-    handle = await uniqueHandle(deps, tx, input.name);
+    handle = uniqueHandle(deps, tx, input.name);
   }
-  if (wallet !== undefined && (await tx.count('agents', 'wallet', wallet.toLowerCase())) > 0) {
+  if (wallet !== undefined && (tx.count('agents', 'wallet', wallet.toLowerCase())) > 0) {
     throw new DomainError('AGENT_WALLET_EXISTS', { wallet: wallet.toLowerCase() });
   }
   const now = deps.clock.now();
@@ -59,7 +59,7 @@ export async function createAgentTx(deps: Deps, tx: WriteTx<Tables>, owner: User
     status: 'active', deactivationReason: null, deactivationDate: null, isRewardsIneligible: false,
     rewardsIneligibilityReason: null, generation: 'current', createdAt: now, updatedAt: now,
   };
-  await tx.insert('agents', agent);
+  tx.insert('agents', agent);
   return { agent, apiKey };
 }
 
@@ -71,14 +71,14 @@ export async function createAgentForOwner(
   deps: Deps, owner: { id?: string; walletAddress?: string }, input: AgentInput,
 ): Promise<{ agent: Agent; apiKey: string }> {
   if ((owner.id === undefined) === (owner.walletAddress === undefined)) throw new DomainError('OWNER_REQUIRED');
-  const created = await deps.store.transact(async (tx) => {
+  const created = await deps.store.transact((tx) => {
     let user: User | undefined;
     if (owner.id !== undefined) {
-      user = await tx.get('users', owner.id);
+      user = tx.get('users', owner.id);
       if (!user) throw new DomainError('USER_ID_NOT_FOUND', { id: owner.id });
     } else {
       const wallet = owner.walletAddress!;
-      user = (await tx.find('users', 'wallet', wallet.toLowerCase()))[0];
+      user = (tx.find('users', 'wallet', wallet.toLowerCase()))[0];
       if (!user) throw new DomainError('USER_WALLET_NOT_FOUND', { wallet });
     }
     return createAgentTx(deps, tx, user, input);
@@ -112,14 +112,14 @@ export interface AgentUpdate {
 
 /** Updates the given fields; duplicate handle or same-owner name -> 409. */
 export async function updateAgent(deps: Deps, id: string, u: AgentUpdate): Promise<Agent> {
-  return deps.store.transact(async (tx) => {
-    const agent = await tx.get('agents', id);
+  return deps.store.transact((tx) => {
+    const agent = tx.get('agents', id);
     if (!agent) throw new DomainError('AGENT_NOT_FOUND');
-    if (u.handle !== undefined && u.handle !== agent.handle && (await tx.count('agents', 'handle', u.handle)) > 0) {
+    if (u.handle !== undefined && u.handle !== agent.handle && (tx.count('agents', 'handle', u.handle)) > 0) {
       throw new DomainError('HANDLE_EXISTS', { handle: u.handle });
     }
     if (u.name !== undefined && u.name !== agent.name) {
-      const siblings = await tx.find('agents', 'owner', agent.ownerId);
+      const siblings = tx.find('agents', 'owner', agent.ownerId);
       if (siblings.some((a) => a.id !== id && a.name === u.name)) throw new DomainError('AGENT_NAME_EXISTS', { name: u.name });
     }
     const defined = Object.fromEntries(Object.entries(u).filter(([, v]) => v !== undefined));
@@ -129,30 +129,30 @@ export async function updateAgent(deps: Deps, id: string, u: AgentUpdate): Promi
 
 /** Deletes an agent with its registrations and balances. */
 export async function deleteAgent(deps: Deps, id: string): Promise<void> {
-  await deps.store.transact(async (tx) => {
-    if (!(await tx.delete('agents', id))) throw new DomainError('AGENT_NOT_FOUND');
-    for (const reg of await tx.find('competitionAgents', 'agent', id)) {
+  await deps.store.transact((tx) => {
+    if (!(tx.delete('agents', id))) throw new DomainError('AGENT_NOT_FOUND');
+    for (const reg of tx.find('competitionAgents', 'agent', id)) {
       if (reg.status === 'active') {
-        const comp = await tx.get('competitions', reg.competitionId);
-        if (comp) await tx.put('competitions', { ...comp, registeredParticipants: Math.max(0, comp.registeredParticipants - 1) });
+        const comp = tx.get('competitions', reg.competitionId);
+        if (comp) tx.put('competitions', { ...comp, registeredParticipants: Math.max(0, comp.registeredParticipants - 1) });
       }
-      await tx.delete('competitionAgents', reg.id);
+      tx.delete('competitionAgents', reg.id);
     }
-    for (const b of await tx.find('balances', 'agent', id)) await tx.delete('balances', b.id);
+    for (const b of tx.find('balances', 'agent', id)) tx.delete('balances', b.id);
   });
 }
 
 /** Sets an agent's global status; returns null when it already had that status. */
 export async function setAgentStatus(deps: Deps, id: string, active: boolean, reason?: string): Promise<{ agent: Agent; changed: boolean }> {
-  return deps.store.transact(async (tx) => {
-    const agent = await tx.get('agents', id);
+  return deps.store.transact((tx) => {
+    const agent = tx.get('agents', id);
     if (!agent) throw new DomainError('AGENT_NOT_FOUND');
     if ((agent.status === 'active') === active) return { agent, changed: false };
     const now = deps.clock.now();
     const next: Agent = active
       ? { ...agent, status: 'active', deactivationReason: null, deactivationDate: null, updatedAt: now }
       : { ...agent, status: 'inactive', deactivationReason: reason ?? null, deactivationDate: now, updatedAt: now };
-    return { agent: await tx.put('agents', next), changed: true };
+    return { agent: tx.put('agents', next), changed: true };
   });
 }
 

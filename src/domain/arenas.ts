@@ -32,10 +32,10 @@ export function defaultArenaId(type: CompetitionType): string {
 
 /** Inserts the default arenas (world creation). */
 export async function seedDefaultArenas(deps: Deps): Promise<void> {
-  await deps.store.transact(async (tx) => {
+  await deps.store.transact((tx) => {
     const now = deps.clock.now();
     for (const { type: _t, ...a } of DEFAULT_ARENAS) {
-      if (!(await tx.get('arenas', a.id))) await tx.insert('arenas', { ...a, createdBy: 'system', kind: 'Competition', createdAt: now, updatedAt: now });
+      if (!(tx.get('arenas', a.id))) tx.insert('arenas', { ...a, createdBy: 'system', kind: 'Competition', createdAt: now, updatedAt: now });
     }
   });
 }
@@ -46,8 +46,8 @@ export interface ArenaInput { id: string; name: string; createdBy?: string; cate
 /** Creates an arena; bad id -> 400, duplicate -> 409. */
 export async function createArena(deps: Deps, input: ArenaInput): Promise<Arena> {
   if (!/^[a-z0-9-]+$/.test(input.id)) throw new DomainError('ARENA_BAD_ID');
-  return deps.store.transact(async (tx) => {
-    if (await tx.get('arenas', input.id)) throw new DomainError('ARENA_EXISTS', { id: input.id });
+  return deps.store.transact((tx) => {
+    if (tx.get('arenas', input.id)) throw new DomainError('ARENA_EXISTS', { id: input.id });
     const now = deps.clock.now();
     return tx.insert('arenas', {
       id: input.id, name: input.name, createdBy: input.createdBy ?? null, category: input.category, skill: input.skill,
@@ -57,8 +57,8 @@ export async function createArena(deps: Deps, input: ArenaInput): Promise<Arena>
 }
 
 /** An arena inside a transaction, or the 404. */
-export async function requireArena(tx: ReadTx<Tables>, id: string): Promise<Arena> {
-  const arena = await tx.get('arenas', id);
+export function requireArena(tx: ReadTx<Tables>, id: string): Arena {
+  const arena = tx.get('arenas', id);
   if (!arena) throw new DomainError('ARENA_NOT_FOUND', { id });
   return arena;
 }
@@ -85,10 +85,10 @@ const UPDATABLE: readonly string[] = ['name', 'category', 'skill', 'venues', 'ch
 
 /** Updates an arena; a skill change must keep every competition of the arena compatible. */
 export async function updateArena(deps: Deps, id: string, u: Partial<Omit<ArenaInput, 'id' | 'createdBy'>>): Promise<Arena> {
-  return deps.store.transact(async (tx) => {
-    const arena = await requireArena(tx, id);
+  return deps.store.transact((tx) => {
+    const arena = requireArena(tx, id);
     if (u.skill !== undefined && u.skill !== arena.skill) {
-      const bad = (await tx.find('competitions', 'arena', id)).filter((c) => !isCompatible(u.skill!, c.type));
+      const bad = (tx.find('competitions', 'arena', id)).filter((c) => !isCompatible(u.skill!, c.type));
       if (bad.length > 0) {
         throw new DomainError('ARENA_SKILL_CHANGE', { skill: u.skill, count: bad.length, names: bad.map((c) => c.name).join(', ') });
       }
@@ -101,8 +101,8 @@ export async function updateArena(deps: Deps, id: string, u: Partial<Omit<ArenaI
 
 /** Deletes an arena that has no competitions. */
 export async function deleteArena(deps: Deps, id: string): Promise<void> {
-  await deps.store.transact(async (tx) => {
-    if ((await tx.count('competitions', 'arena', id)) > 0) throw new DomainError('ARENA_HAS_COMPETITIONS', { id });
-    if (!(await tx.delete('arenas', id))) throw new DomainError('ARENA_NOT_FOUND', { id });
+  await deps.store.transact((tx) => {
+    if ((tx.count('competitions', 'arena', id)) > 0) throw new DomainError('ARENA_HAS_COMPETITIONS', { id });
+    if (!(tx.delete('arenas', id))) throw new DomainError('ARENA_NOT_FOUND', { id });
   });
 }

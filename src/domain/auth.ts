@@ -13,15 +13,15 @@ export function parseBearer(header: string | undefined): string | null {
   return key === '' ? null : key;
 }
 
-async function byHash<K extends 'agents' | 'admins'>(deps: Deps, tx: ReadTx<Tables>, table: K, key: string): Promise<Tables[K] | undefined> {
+function byHash<K extends 'agents' | 'admins'>(deps: Deps, tx: ReadTx<Tables>, table: K, key: string): Tables[K] | undefined {
   const hash = deps.secrets.hash(key);
-  const rows = await tx.find(table, 'apiKeyHash', hash);
+  const rows = tx.find(table, 'apiKeyHash', hash);
   return rows.find((r) => deps.secrets.equal(r.apiKeyHash, hash));
 }
 
 /** The agent owning `key`, if it is usable (only active agents authenticate). */
-export async function findAgentByKey(deps: Deps, tx: ReadTx<Tables>, key: string): Promise<Agent | undefined> {
-  const agent = await byHash(deps, tx, 'agents', key);
+export function findAgentByKey(deps: Deps, tx: ReadTx<Tables>, key: string): Agent | undefined {
+  const agent = byHash(deps, tx, 'agents', key);
   return agent && agent.status === 'active' ? agent : undefined;
 }
 
@@ -37,8 +37,8 @@ const memos: Record<'agents' | 'admins', PrincipalMemo> = { agents: new WeakMap(
 const KEYS_KEPT = 100_000;
 
 /** The principal of a usable key of `table` (an active agent or admin), if any; frozen, shared by the requests presenting the key. */
-async function principalByKey(deps: Deps, tx: ReadTx<Tables>, table: 'agents' | 'admins', key: string): Promise<Principal | undefined> {
-  const version = await tx.version(table);
+function principalByKey(deps: Deps, tx: ReadTx<Tables>, table: 'agents' | 'admins', key: string): Principal | undefined {
+  const version = tx.version(table);
   const memo = memos[table];
   let kept = memo.get(deps.store);
   if (kept === undefined) memo.set(deps.store, (kept = new Map()));
@@ -46,11 +46,11 @@ async function principalByKey(deps: Deps, tx: ReadTx<Tables>, table: 'agents' | 
   if (hit !== undefined && hit.version === version) return hit.principal;
   let principal: Principal;
   if (table === 'agents') {
-    const agent = await findAgentByKey(deps, tx, key);
+    const agent = findAgentByKey(deps, tx, key);
     if (!agent) return undefined;
     principal = Object.freeze({ kind: 'agent', agentId: agent.id, ownerId: agent.ownerId, generation: agent.generation });
   } else {
-    const admin = await findAdminByKey(deps, tx, key);
+    const admin = findAdminByKey(deps, tx, key);
     if (!admin || admin.status !== 'active') return undefined;
     principal = Object.freeze({ kind: 'admin', adminId: admin.id });
   }
@@ -60,7 +60,7 @@ async function principalByKey(deps: Deps, tx: ReadTx<Tables>, table: 'agents' | 
 }
 
 /** The admin owning `key` (any status; callers decide what an inactive admin may do). */
-export function findAdminByKey(deps: Deps, tx: ReadTx<Tables>, key: string): Promise<Admin | undefined> {
+export function findAdminByKey(deps: Deps, tx: ReadTx<Tables>, key: string): Admin | undefined {
   return byHash(deps, tx, 'admins', key);
 }
 
@@ -77,24 +77,24 @@ export async function authenticate(
 ): Promise<Principal> {
   if (mode === 'public') return { kind: 'anonymous' };
   const key = parseBearer(header);
-  return deps.store.read(async (tx) => {
+  return deps.store.read((tx) => {
     if (mode === 'admin') {
       if (legacy) return legacyAdminPrincipal(deps, tx, key);
       if (key === null) throw new DomainError('ADMIN_KEY_MISSING');
-      const principal = await principalByKey(deps, tx, 'admins', key);
+      const principal = principalByKey(deps, tx, 'admins', key);
       if (principal) return principal;
       // Only a refusal reads the row again, to say why.
-      throw new DomainError((await findAdminByKey(deps, tx, key)) ? 'ADMIN_INACTIVE' : 'ADMIN_KEY_INVALID');
+      throw new DomainError((findAdminByKey(deps, tx, key)) ? 'ADMIN_INACTIVE' : 'ADMIN_KEY_INVALID');
     }
     if (key === null) {
       if (mode === 'optional') return { kind: 'anonymous' };
       throw new DomainError(legacy ? 'LEGACY_KEY_MISSING' : 'AGENT_KEY_MISSING');
     }
-    const agent = await principalByKey(deps, tx, 'agents', key);
+    const agent = principalByKey(deps, tx, 'agents', key);
     if (agent) return agent;
-    const admin = await principalByKey(deps, tx, 'admins', key);
+    const admin = principalByKey(deps, tx, 'admins', key);
     if (admin) return admin;
-    await rejectDeactivatedTeam(deps, tx, key);
+    rejectDeactivatedTeam(deps, tx, key);
     if (mode === 'optional') return { kind: 'anonymous' };
     throw new DomainError(legacy ? 'LEGACY_KEY_INVALID' : 'AGENT_KEY_INVALID');
   });

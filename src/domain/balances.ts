@@ -56,15 +56,15 @@ export function labelChain(deps: Deps, address: string, fallback: SpecificChain)
 }
 
 /** Deletes an agent's balances in a competition and recreates them from the starting list. */
-export async function resetBalancesTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition, agentId: string): Promise<Balance[]> {
-  for (const b of await tx.find('balances', 'agentCompetition', pairKey(agentId, comp.id))) await tx.delete('balances', b.id);
+export function resetBalancesTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition, agentId: string): Balance[] {
+  for (const b of tx.find('balances', 'agentCompetition', pairKey(agentId, comp.id))) tx.delete('balances', b.id);
   const { addresses } = resolveInitialBalances(deps, comp.initialBalances);
   const now = deps.clock.now();
   const out: Balance[] = [];
   for (const [i, b] of comp.initialBalances.entries()) {
     const address = addresses[i]!;
-    out.push(await tx.insert('balances', {
-      id: await tx.nextSeq('balances'), agentId, competitionId: comp.id, tokenAddress: address, amount: b.amount,
+    out.push(tx.insert('balances', {
+      id: tx.nextSeq('balances'), agentId, competitionId: comp.id, tokenAddress: address, amount: b.amount,
       symbol: b.tokenSymbol, specificChain: labelChain(deps, address, b.specificChain), createdAt: now, updatedAt: now,
     }));
   }

@@ -114,9 +114,9 @@ const VIEW_LIMIT = 16;
 /** Memoised while registrations, agents, snapshots, frozen leaderboards and votes are unchanged (a trade changes none). */
 const baseMemo = new TableMemo<ListBase>(['competitionAgents', 'agents', 'snapshots', 'leaderboards', 'votes']);
 
-async function listBase(deps: Deps, tx: ReadTx<Tables>, comp: Competition): Promise<ListBase> {
-  const roster = await competitionRoster(deps, tx, comp.id);
-  const standings = await leaderboardStandings(deps, tx, comp);
+function listBase(deps: Deps, tx: ReadTx<Tables>, comp: Competition): ListBase {
+  const roster = competitionRoster(deps, tx, comp.id);
+  const standings = leaderboardStandings(deps, tx, comp);
   const rank = new Int32Array(roster.entries.length);
   const score = new Float64Array(roster.entries.length);
   standings.values.forEach((v, i) => {
@@ -127,7 +127,7 @@ async function listBase(deps: Deps, tx: ReadTx<Tables>, comp: Competition): Prom
     }
   });
   const votes = new Map<string, number>();
-  for (const v of await tx.find('votes', 'competition', comp.id)) votes.set(v.agentId, (votes.get(v.agentId) ?? 0) + 1);
+  for (const v of tx.find('votes', 'competition', comp.id)) votes.set(v.agentId, (votes.get(v.agentId) ?? 0) + 1);
   return { roster, rank, score, votes, live: standings.live, views: new Map() };
 }
 
@@ -174,9 +174,9 @@ function sortOrder(rows: readonly ParticipantRow[], field: string, desc: boolean
  */
 export async function competitionParticipants(deps: Deps, input: ParticipantsInput): Promise<ParticipantsResult> {
   const { field, desc } = parseParticipantSort(input.sort);
-  return deps.store.read(async (tx) => {
-    const competition = await requireCompetition(tx, input.competitionId);
-    const base = await baseMemo.get(deps.store, tx, standingsKey(competition), () => listBase(deps, tx, competition), (b) => !b.live);
+  return deps.store.read((tx) => {
+    const competition = requireCompetition(tx, input.competitionId);
+    const base = baseMemo.get(deps.store, tx, standingsKey(competition), () => listBase(deps, tx, competition), (b) => !b.live);
     const bySeries = SERIES_FIELDS.includes(field);
     const shape = `${input.includeInactive ? 1 : 0}${bySeries ? '' : `${desc ? '-' : '+'}${field}`}\n${input.filter ?? ''}`;
     let view = base.views.get(shape);
@@ -190,23 +190,23 @@ export async function competitionParticipants(deps: Deps, input: ParticipantsInp
     // pnl, the 24 h change and risk metrics read an agent's whole snapshot series (and the 24 h
     // change the clock): only for the page shown, unless the list is sorted by one of them (10k
     // participants, one page of 50). They are filled into copies: the view's rows are shared.
-    const metrics = async (template: ParticipantRow): Promise<ParticipantRow> => {
+    const metrics = (template: ParticipantRow): ParticipantRow => {
       const row = { ...template };
-      const snaps = await tx.find('snapshots', 'agentCompetition', pairKey(row.agent.id, competition.id));
+      const snaps = tx.find('snapshots', 'agentCompetition', pairKey(row.agent.id, competition.id));
       [row.pnl, row.pnlPercent] = change(row.score, earliest(snaps)?.totalValue);
       [row.change24h, row.change24hPercent] = change(row.score, closest(snaps, at - DAY_MS)?.totalValue);
-      if (competition.type === 'perpetual_futures') row.risk = await agentRiskMetrics(tx, competition.id, row.agent.id);
+      if (competition.type === 'perpetual_futures') row.risk = agentRiskMetrics(tx, competition.id, row.agent.id);
       return row;
     };
     const total = view.rows.length;
     if (view.order === null) {
       const rows: ParticipantRow[] = [];
-      for (const row of view.rows) rows.push(await metrics(row));
+      for (const row of view.rows) rows.push(metrics(row));
       const page = sortOrder(rows, field, desc).slice(input.offset, input.offset + input.limit).map((i) => rows[i]!);
       return { competition, rows: page, total };
     }
     const page: ParticipantRow[] = [];
-    for (const i of view.order.slice(input.offset, input.offset + input.limit)) page.push(await metrics(view.rows[i]!));
+    for (const i of view.order.slice(input.offset, input.offset + input.limit)) page.push(metrics(view.rows[i]!));
     return { competition, rows: page, total };
   });
 }

@@ -98,11 +98,11 @@ export async function competitionRules(deps: Deps, competitionId: string): Promi
  * admins and for agents actively registered in it. No active competition -> 404 (checked first).
  */
 export async function activeCompetitionRules(deps: Deps, principal: Principal): Promise<RulesView> {
-  const competition = await deps.store.read(async (tx) => {
-    const comp = (await activeCompetitionsFor(tx, principal))[0];
+  const competition = await deps.store.read((tx) => {
+    const comp = (activeCompetitionsFor(tx, principal))[0];
     if (!comp) throw new DomainError('RULES_NO_ACTIVE');
     if (principal.kind === 'anonymous') throw new DomainError('RULES_AUTH_REQUIRED');
-    if (principal.kind === 'agent' && !(await isActiveParticipant(tx, comp.id, principal.agentId))) throw new DomainError('RULES_NOT_PARTICIPANT');
+    if (principal.kind === 'agent' && !(isActiveParticipant(tx, comp.id, principal.agentId))) throw new DomainError('RULES_NOT_PARTICIPANT');
     return comp;
   });
   return { competition, rules: buildRules(deps, competition) };

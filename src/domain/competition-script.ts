@@ -56,10 +56,10 @@ function checkFields(a: ScriptStep, where: string): void {
   for (const [f, [test, expected]] of Object.entries(FIELDS[a.action]!)) if (a[f] !== undefined && !test(a[f])) throw invalid(`${where}.${f}`, expected);
 }
 
-async function agentIdOf(tx: ReadTx<Tables>, a: ScriptStep, where: string): Promise<string> {
+function agentIdOf(tx: ReadTx<Tables>, a: ScriptStep, where: string): string {
   if (typeof a.agentId === 'string') return a.agentId;
   if (typeof a.agentHandle === 'string') {
-    const hit = (await tx.find('agents', 'handle', a.agentHandle))[0];
+    const hit = (tx.find('agents', 'handle', a.agentHandle))[0];
     if (!hit) throw invalid(`${where}.agentHandle`, `no agent with handle '${a.agentHandle}'`);
     return hit.id;
   }
@@ -74,8 +74,8 @@ function timeOf(a: ScriptStep, now: number, where: string): number {
 }
 
 /** Earliest pending action of the competition (the scheduler's next 'script' job), or null. */
-async function nextActionAt(tx: ReadTx<Tables>, competitionId: string): Promise<number | null> {
-  const pending = (await tx.find('scriptActions', 'competition', competitionId)).filter((a) => a.status === 'pending');
+function nextActionAt(tx: ReadTx<Tables>, competitionId: string): number | null {
+  const pending = (tx.find('scriptActions', 'competition', competitionId)).filter((a) => a.status === 'pending');
   return pending.length > 0 ? Math.min(...pending.map((a) => a.at)) : null;
 }
 
@@ -86,8 +86,8 @@ async function nextActionAt(tx: ReadTx<Tables>, competitionId: string): Promise<
  * order (ties: script order), through the same rules as the admin endpoints.
  */
 export async function loadScript(deps: Deps, competitionId: string, steps: readonly ScriptStep[]): Promise<ScriptedAction[]> {
-  return deps.store.transact(async (tx) => {
-    const comp = await requireCompetition(tx, competitionId);
+  return deps.store.transact((tx) => {
+    const comp = requireCompetition(tx, competitionId);
     const allowed = comp.type === 'perpetual_futures' ? ['open', 'close'] : comp.type === 'spot_live_trading' ? ['swap'] : null;
     if (!allowed) throw new DomainError('SCRIPT_UNSUPPORTED');
     if (comp.status !== 'pending' && comp.status !== 'active') throw new DomainError('SCRIPT_ENDED', { status: comp.status });
@@ -100,32 +100,32 @@ export async function loadScript(deps: Deps, competitionId: string, steps: reado
       checkFields(a, where);
       if (a.action === 'close' && a.ref === undefined && a.positionId === undefined) throw invalid(`${where}.ref`, 'a close needs ref or positionId');
       const params = Object.fromEntries(Object.entries(a).filter(([k]) => !TIME_KEYS.includes(k)));
-      out.push(await tx.insert('scriptActions', {
-        id: await tx.nextSeq('scriptActions'), competitionId: comp.id, at, action: a.action as ScriptedAction['action'],
-        ref: typeof a.ref === 'string' ? a.ref : null, agentId: a.action === 'close' ? null : await agentIdOf(tx, a, where),
+      out.push(tx.insert('scriptActions', {
+        id: tx.nextSeq('scriptActions'), competitionId: comp.id, at, action: a.action as ScriptedAction['action'],
+        ref: typeof a.ref === 'string' ? a.ref : null, agentId: a.action === 'close' ? null : agentIdOf(tx, a, where),
         params, status: 'pending', resultId: null, error: null, ranAt: null,
       }));
     }
-    await tx.put('competitions', { ...comp, nextScriptActionAt: await nextActionAt(tx, comp.id) });
+    tx.put('competitions', { ...comp, nextScriptActionAt: nextActionAt(tx, comp.id) });
     return out;
   });
 }
 
 /** `GET /api/admin/competitions/{id}/script`: the stored actions in script order, with their outcome. */
 export async function competitionScript(deps: Deps, competitionId: string): Promise<ScriptedAction[]> {
-  return deps.store.read(async (tx) => {
-    await requireCompetition(tx, competitionId);
+  return deps.store.read((tx) => {
+    requireCompetition(tx, competitionId);
     return tx.find('scriptActions', 'competition', competitionId);
   });
 }
 
-async function runAction(deps: Deps, tx: WriteTx<Tables>, comp: Competition, a: ScriptedAction, done: readonly ScriptedAction[]): Promise<string> {
-  if (a.action === 'open') return (await openPositionTx(deps, tx, comp, { ...(a.params as unknown as OpenInput), agentId: a.agentId! })).id;
-  if (a.action === 'swap') return (await recordSwapTx(deps, tx, comp, { ...(a.params as unknown as SwapInput), agentId: a.agentId! })).id;
+function runAction(deps: Deps, tx: WriteTx<Tables>, comp: Competition, a: ScriptedAction, done: readonly ScriptedAction[]): string {
+  if (a.action === 'open') return (openPositionTx(deps, tx, comp, { ...(a.params as unknown as OpenInput), agentId: a.agentId! })).id;
+  if (a.action === 'swap') return (recordSwapTx(deps, tx, comp, { ...(a.params as unknown as SwapInput), agentId: a.agentId! })).id;
   const given = typeof a.params.positionId === 'string' ? a.params.positionId : undefined;
   const target = given ?? done.find((d) => d.action === 'open' && d.ref === a.ref && d.status === 'done')?.resultId;
   if (!target) throw new DomainError('PERPS_POSITION_NOT_FOUND', { id: a.ref ?? '' });
-  return (await closePositionTx(deps, tx, comp, target)).id;
+  return (closePositionTx(deps, tx, comp, target)).id;
 }
 
 /**
@@ -135,23 +135,23 @@ async function runAction(deps: Deps, tx: WriteTx<Tables>, comp: Competition, a: 
  * the state at that instant anyway).
  */
 export async function runDueScriptActions(deps: Deps, competitionId: string): Promise<void> {
-  await deps.store.transact(async (tx) => {
-    const comp = await requireCompetition(tx, competitionId);
+  await deps.store.transact((tx) => {
+    const comp = requireCompetition(tx, competitionId);
     if (comp.status !== 'active') return;
     const now = deps.clock.now();
-    const all = await tx.find('scriptActions', 'competition', comp.id);
+    const all = tx.find('scriptActions', 'competition', comp.id);
     const due = all.filter((a) => a.status === 'pending' && a.at <= now).sort((a, b) => a.at - b.at || a.id - b.id);
     const finished = all.filter((a) => a.status !== 'pending');
     for (const a of due) {
       let row: ScriptedAction;
       try {
-        row = { ...a, status: 'done', resultId: await runAction(deps, tx, comp, a, finished), ranAt: now };
+        row = { ...a, status: 'done', resultId: runAction(deps, tx, comp, a, finished), ranAt: now };
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
         row = { ...a, status: 'failed', error: err.message, ranAt: now };
       }
-      finished.push(await tx.put('scriptActions', row));
+      finished.push(tx.put('scriptActions', row));
     }
-    await tx.put('competitions', { ...comp, nextScriptActionAt: await nextActionAt(tx, comp.id) });
+    tx.put('competitions', { ...comp, nextScriptActionAt: nextActionAt(tx, comp.id) });
   });
 }

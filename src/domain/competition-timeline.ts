@@ -22,16 +22,16 @@ export interface AgentTimeline { agentId: string; agentName: string; points: Tim
  * snapshot, null before the second snapshot.
  */
 export async function competitionTimeline(deps: Deps, input: { competitionId: string; bucket: number }): Promise<AgentTimeline[]> {
-  return deps.store.read(async (tx) => {
-    const comp = await requireCompetition(tx, input.competitionId);
+  return deps.store.read((tx) => {
+    const comp = requireCompetition(tx, input.competitionId);
     const withRisk = comp.type === 'perpetual_futures';
     const start = comp.startDate ?? 0;
     const kept: { snap: PortfolioSnapshot; risk: RiskMetrics | null }[] = [];
     const names = new Map<string, string>();
-    for (const reg of await tx.find('competitionAgents', 'competition', comp.id)) {
+    for (const reg of tx.find('competitionAgents', 'competition', comp.id)) {
       if (reg.status !== 'active') continue;
-      names.set(reg.agentId, (await tx.get('agents', reg.agentId))?.name ?? 'Unknown Agent');
-      const snaps = await tx.find('snapshots', 'agentCompetition', `${reg.agentId}:${comp.id}`);
+      names.set(reg.agentId, (tx.get('agents', reg.agentId))?.name ?? 'Unknown Agent');
+      const snaps = tx.find('snapshots', 'agentCompetition', `${reg.agentId}:${comp.id}`);
       // The series oldest first (a stable sort: equal timestamps keep write order), for the running metrics.
       const order = snaps.map((_, i) => i).sort((a, b) => snaps[a]!.timestamp - snaps[b]!.timestamp || a - b);
       const risk = withRisk ? riskMetricsSeries(order.map((i) => snaps[i]!.totalValue)) : [];

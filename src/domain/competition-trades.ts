@@ -16,11 +16,11 @@ function newestFirst(trades: readonly Trade[]): Trade[] {
 export async function competitionTrades(
   deps: Deps, input: TradePage & { competitionId: string },
 ): Promise<{ competition: Competition; trades: { trade: Trade; agent: Agent | undefined }[]; total: number }> {
-  return deps.store.read(async (tx) => {
-    const competition = await requireCompetition(tx, input.competitionId);
-    const all = newestFirst(await tx.find('trades', 'competition', competition.id));
+  return deps.store.read((tx) => {
+    const competition = requireCompetition(tx, input.competitionId);
+    const all = newestFirst(tx.find('trades', 'competition', competition.id));
     const trades: { trade: Trade; agent: Agent | undefined }[] = [];
-    for (const trade of all.slice(input.offset, input.offset + input.limit)) trades.push({ trade, agent: await tx.get('agents', trade.agentId) });
+    for (const trade of all.slice(input.offset, input.offset + input.limit)) trades.push({ trade, agent: tx.get('agents', trade.agentId) });
     return { competition, trades, total: all.length };
   });
 }
@@ -29,10 +29,10 @@ export async function competitionTrades(
 export async function agentCompetitionTrades(
   deps: Deps, input: TradePage & { competitionId: string; agentId: string },
 ): Promise<{ trades: Trade[]; total: number }> {
-  return deps.store.read(async (tx) => {
-    const competition = await requireCompetition(tx, input.competitionId);
-    if (!(await tx.get('agents', input.agentId))) throw new DomainError('AGENT_NOT_FOUND');
-    const all = newestFirst(await tx.find('trades', 'agentCompetition', `${input.agentId}:${competition.id}`));
+  return deps.store.read((tx) => {
+    const competition = requireCompetition(tx, input.competitionId);
+    if (!(tx.get('agents', input.agentId))) throw new DomainError('AGENT_NOT_FOUND');
+    const all = newestFirst(tx.find('trades', 'agentCompetition', `${input.agentId}:${competition.id}`));
     return { trades: all.slice(input.offset, input.offset + input.limit), total: all.length };
   });
 }

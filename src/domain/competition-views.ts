@@ -30,17 +30,17 @@ export interface ListedCompetition { competition: Competition; voting: ListVotin
 export async function listCompetitions(deps: Deps, input: ListCompetitionsInput): Promise<{ competitions: ListedCompetition[]; total: number }> {
   const spec = parseSort(input.sort, COMPETITION_SORT_FIELDS).map((s) => (s.field === 'createdDate' ? { ...s, field: 'createdAt' } : s));
   const { principal } = input;
-  return deps.store.read(async (tx) => {
-    const rows = sortRows(await tx.find('competitions', 'status', input.status), spec);
+  return deps.store.read((tx) => {
+    const rows = sortRows(tx.find('competitions', 'status', input.status), spec);
     const page = rows.slice(input.offset, input.offset + input.limit);
     const now = deps.clock.now();
     const competitions: ListedCompetition[] = [];
     for (const competition of page) {
       let voting: ListVoting | null = null;
       if (principal.kind === 'agent') {
-        const state = await competitionListVotingState(tx, competition, principal.ownerId, now);
+        const state = competitionListVotingState(tx, competition, principal.ownerId, now);
         voting = {
-          votingEnabled: state.canVote || state.info.hasVoted, totalVotes: await competitionVoteCount(tx, competition.id), userVotingInfo: state,
+          votingEnabled: state.canVote || state.info.hasVoted, totalVotes: competitionVoteCount(tx, competition.id), userVotingInfo: state,
         };
       }
       competitions.push({ competition, voting });
@@ -67,37 +67,37 @@ export interface CompetitionDetail {
   userVotingInfo: UserVotingState | null;
 }
 
-async function stats(deps: Deps, tx: ReadTx<Tables>, comp: Competition): Promise<CompetitionStats> {
+function stats(deps: Deps, tx: ReadTx<Tables>, comp: Competition): CompetitionStats {
   if (comp.type === 'perpetual_futures') {
     // Upstream's perps stats: positions, the accounts' volume and mean equity, no trades.
-    const t = await perpsTotals(deps, tx, comp);
+    const t = perpsTotals(deps, tx, comp);
     return {
       totalAgents: comp.registeredParticipants, totalPositions: t.totalPositions, totalVolume: t.totalVolume, averageEquity: t.averageEquity,
-      totalTrades: 0, totalVotes: await competitionVoteCount(tx, comp.id), uniqueTokens: 0,
+      totalTrades: 0, totalVotes: competitionVoteCount(tx, comp.id), uniqueTokens: 0,
     };
   }
-  const trades = await tx.find('trades', 'competition', comp.id);
+  const trades = tx.find('trades', 'competition', comp.id);
   const tokens = new Set<string>();
   for (const t of trades) tokens.add(t.fromToken).add(t.toToken);
   return {
     totalTrades: trades.length, totalAgents: comp.registeredParticipants,
     totalVolume: trades.reduce((sum, t) => sum + t.tradeAmountUsd, 0),
-    totalVotes: await competitionVoteCount(tx, comp.id), uniqueTokens: tokens.size, totalPositions: 0,
+    totalVotes: competitionVoteCount(tx, comp.id), uniqueTokens: tokens.size, totalPositions: 0,
   };
 }
 
 /** `GET /api/competitions/{competitionId}`: the row, stats, rewards with winners, and the caller's voting state. */
 export async function competitionDetail(deps: Deps, input: { principal: Principal; competitionId: string }): Promise<CompetitionDetail> {
   const { principal } = input;
-  return deps.store.read(async (tx) => {
-    const competition = await requireCompetition(tx, input.competitionId);
-    const frozen = competition.status === 'ended' ? await tx.find('leaderboards', 'competition', competition.id) : [];
+  return deps.store.read((tx) => {
+    const competition = requireCompetition(tx, input.competitionId);
+    const frozen = competition.status === 'ended' ? tx.find('leaderboards', 'competition', competition.id) : [];
     const winner = new Map(frozen.map((r) => [r.rank, r.agentId]));
     const rewards = competition.rewards.map((r) => ({ rank: r.rank, reward: r.reward, agentId: winner.get(r.rank) ?? null }));
     let userVotingInfo: UserVotingState | null = null;
-    if (principal.kind === 'agent') userVotingInfo = await competitionVotingState(tx, competition, principal.ownerId, deps.clock.now());
+    if (principal.kind === 'agent') userVotingInfo = competitionVotingState(tx, competition, principal.ownerId, deps.clock.now());
     return {
-      competition, stats: await stats(deps, tx, competition), rewards, userVotingInfo,
+      competition, stats: stats(deps, tx, competition), rewards, userVotingInfo,
       votingEnabled: userVotingInfo ? userVotingInfo.canVote || userVotingInfo.info.hasVoted : false,
     };
   });
@@ -113,17 +113,17 @@ export type CompetitionStatusView =
  * the caller takes part. With several active competitions an agent sees the one it is in.
  */
 export async function competitionStatus(deps: Deps, principal: Principal): Promise<CompetitionStatusView> {
-  return deps.store.read(async (tx) => {
-    const competition = (await activeCompetitionsFor(tx, principal))[0];
+  return deps.store.read((tx) => {
+    const competition = (activeCompetitionsFor(tx, principal))[0];
     if (!competition) return { kind: 'none' };
     if (principal.kind === 'admin') return { kind: 'admin', competition };
     if (principal.kind === 'anonymous') return { kind: 'anonymous', competition };
-    const participating = await isActiveParticipant(tx, competition.id, principal.agentId);
+    const participating = isActiveParticipant(tx, competition.id, principal.agentId);
     return { kind: participating ? 'participating' : 'notParticipating', competition };
   });
 }
 
 /** `GET /api/competitions/upcoming` (the era before 2025-10-07): up to 100 pending competitions, storage order. */
 export async function upcomingCompetitions(deps: Deps): Promise<Competition[]> {
-  return deps.store.read(async (tx) => (await tx.find('competitions', 'status', 'pending')).slice(0, 100));
+  return deps.store.read((tx) => (tx.find('competitions', 'status', 'pending')).slice(0, 100));
 }

@@ -40,11 +40,11 @@ function checkJoinDates(c: { joinStartDate: number | null; joinEndDate: number |
 }
 
 /** Creates a pending competition inside `tx`. */
-export async function createCompetitionTx(deps: Deps, tx: WriteTx<Tables>, input: CompetitionInput): Promise<Competition> {
+export function createCompetitionTx(deps: Deps, tx: WriteTx<Tables>, input: CompetitionInput): Competition {
   if (input.name === undefined) throw new DomainError('NAME_REQUIRED');
   const type = input.type ?? 'trading';
   const arenaId = input.arenaId ?? defaultArenaId(type);
-  const arena = await requireArena(tx, arenaId);
+  const arena = requireArena(tx, arenaId);
   if (!isCompatible(arena.skill, type)) throw new DomainError('ARENA_TYPE_MISMATCH', { type, skill: arena.skill });
   const now = deps.clock.now();
   const comp: Competition = {
@@ -75,7 +75,7 @@ export function createCompetition(deps: Deps, input: CompetitionInput): Promise<
 }
 
 /** Competitions with status `active`, in storage order. */
-export function activeCompetitions(tx: ReadTx<Tables>): Promise<Competition[]> {
+export function activeCompetitions(tx: ReadTx<Tables>): Competition[] {
   return tx.find('competitions', 'status', 'active');
 }
 
@@ -85,13 +85,13 @@ export function activeCompetitions(tx: ReadTx<Tables>): Promise<Competition[]> {
  * an agent in none, the one active competition. None -> 403 `No active competition`; several ->
  * 400 asking for `competitionId` (`usage` completes upstream's "Use ..." hint).
  */
-export async function implicitCompetitionId(tx: ReadTx<Tables>, principal: Principal, usage: string): Promise<string> {
-  const active = await activeCompetitions(tx);
+export function implicitCompetitionId(tx: ReadTx<Tables>, principal: Principal, usage: string): string {
+  const active = activeCompetitions(tx);
   let candidates = active;
   if (principal.kind === 'agent') {
     const mine = [];
     for (const c of active) {
-      const reg = await tx.get('competitionAgents', pairKey(c.id, principal.agentId));
+      const reg = tx.get('competitionAgents', pairKey(c.id, principal.agentId));
       if (reg?.status === 'active') mine.push(c);
     }
     if (mine.length > 0) candidates = mine;
@@ -102,8 +102,8 @@ export async function implicitCompetitionId(tx: ReadTx<Tables>, principal: Princ
 }
 
 /** A competition inside a transaction, or the 404. */
-export async function requireCompetition(tx: ReadTx<Tables>, id: string): Promise<Competition> {
-  const comp = await tx.get('competitions', id);
+export function requireCompetition(tx: ReadTx<Tables>, id: string): Competition {
+  const comp = tx.get('competitions', id);
   if (!comp) throw new DomainError('COMPETITION_NOT_FOUND');
   return comp;
 }
@@ -118,8 +118,8 @@ const PLAIN_FIELDS = [
 export async function updateCompetition(deps: Deps, id: string, input: CompetitionInput): Promise<Competition> {
   const given = Object.entries(input).filter(([, v]) => v !== undefined);
   if (given.length === 0) throw new DomainError('NO_UPDATE_FIELDS');
-  return deps.store.transact(async (tx) => {
-    const comp = await requireCompetition(tx, id);
+  return deps.store.transact((tx) => {
+    const comp = requireCompetition(tx, id);
     const next: Competition = { ...comp, updatedAt: deps.clock.now() };
     const writable = next as unknown as Record<string, unknown>;
     for (const f of PLAIN_FIELDS) if (input[f] !== undefined) writable[f] = input[f];
@@ -129,7 +129,7 @@ export async function updateCompetition(deps: Deps, id: string, input: Competiti
     if (input.paperTradingConfig?.maxTradePercentage !== undefined) next.paperTradingConfig = { maxTradePercentage: input.paperTradingConfig.maxTradePercentage };
     if (input.paperTradingInitialBalances) next.initialBalances = resolveInitialBalances(deps, input.paperTradingInitialBalances).list;
     if (input.arenaId !== undefined || input.type !== undefined) {
-      const arena = await requireArena(tx, next.arenaId);
+      const arena = requireArena(tx, next.arenaId);
       if (!isCompatible(arena.skill, next.type)) throw new DomainError('ARENA_TYPE_MISMATCH', { type: next.type, skill: arena.skill });
     }
     checkJoinDates(next);

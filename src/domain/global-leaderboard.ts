@@ -27,21 +27,21 @@ export interface GlobalLeaderboard { arenaId: string | null; entries: GlobalLead
  * `tradeAmountUsd`) over trades of ended `trading` competitions; `totalPositions` = perps positions
  * of ended competitions; `totalCompetitions` = ended competitions. Zeros when nothing ended.
  */
-export async function globalStats(tx: ReadTx<Tables>): Promise<GlobalStats> {
-  const ended = await tx.find('competitions', 'status', 'ended');
+export function globalStats(tx: ReadTx<Tables>): GlobalStats {
+  const ended = tx.find('competitions', 'status', 'ended');
   const active = new Set<string>();
   let totalTrades = 0;
   let totalVolume = 0;
   for (const comp of ended) {
-    for (const reg of await tx.find('competitionAgents', 'competition', comp.id)) if (reg.status === 'active') active.add(reg.agentId);
+    for (const reg of tx.find('competitionAgents', 'competition', comp.id)) if (reg.status === 'active') active.add(reg.agentId);
     if (comp.type !== 'trading') continue;
-    for (const t of await tx.find('trades', 'competition', comp.id)) {
+    for (const t of tx.find('trades', 'competition', comp.id)) {
       totalTrades += 1;
       totalVolume += t.tradeAmountUsd;
     }
   }
   let totalPositions = 0;
-  for (const c of ended) totalPositions += await tx.count('perpsPositions', 'competition', c.id);
+  for (const c of ended) totalPositions += tx.count('perpsPositions', 'competition', c.id);
   return { activeAgents: active.size, totalTrades, totalPositions, totalVolume, totalCompetitions: ended.length };
 }
 
@@ -54,21 +54,21 @@ type Ranked = readonly { agent: Agent; rating: AgentRating }[];
 /** One ranking per board key, kept while ratings and agents are unchanged. */
 const rankedMemo = new TableMemo<Ranked>(['ratings', 'agents']);
 
-async function rankedAgents(tx: ReadTx<Tables>, key: string): Promise<Ranked> {
+function rankedAgents(tx: ReadTx<Tables>, key: string): Ranked {
   const ranked: { agent: Agent; rating: AgentRating }[] = [];
-  for (const rating of await boardRatings(tx, key)) {
-    const agent = await tx.get('agents', rating.agentId);
+  for (const rating of boardRatings(tx, key)) {
+    const agent = tx.get('agents', rating.agentId);
     if (agent && agent.generation === 'current') ranked.push({ agent, rating });
   }
   return Object.freeze(ranked);
 }
 
 /** Competitions the agent registered in (any status): all of them, or only those of one arena. */
-async function competitionCount(tx: ReadTx<Tables>, agentId: string, arenaId: string | null): Promise<number> {
-  const regs = await tx.find('competitionAgents', 'agent', agentId);
+function competitionCount(tx: ReadTx<Tables>, agentId: string, arenaId: string | null): number {
+  const regs = tx.find('competitionAgents', 'agent', agentId);
   if (arenaId === null) return regs.length;
   let n = 0;
-  for (const reg of regs) if ((await tx.get('competitions', reg.competitionId))?.arenaId === arenaId) n += 1;
+  for (const reg of regs) if ((tx.get('competitions', reg.competitionId))?.arenaId === arenaId) n += 1;
   return n;
 }
 
@@ -80,15 +80,15 @@ async function competitionCount(tx: ReadTx<Tables>, agentId: string, arenaId: st
  * and of legacy teams are skipped.
  */
 export async function globalLeaderboard(deps: Deps, input: GlobalLeaderboardInput): Promise<GlobalLeaderboard> {
-  return deps.store.read(async (tx) => {
-    const arenaId = input.arenaId ? (await requireArena(tx, input.arenaId)).id : null;
+  return deps.store.read((tx) => {
+    const arenaId = input.arenaId ? (requireArena(tx, input.arenaId)).id : null;
     const key = arenaId !== null ? boardKey({ arenaId }) : boardKey({ type: input.type });
-    const ranked = await rankedMemo.get(deps.store, tx, key, () => rankedAgents(tx, key));
+    const ranked = rankedMemo.get(deps.store, tx, key, () => rankedAgents(tx, key));
     const entries: GlobalLeaderboardEntry[] = [];
     for (const [i, r] of ranked.slice(input.offset, input.offset + input.limit).entries()) {
-      entries.push({ ...r, rank: input.offset + i + 1, numCompetitions: await competitionCount(tx, r.agent.id, arenaId) });
+      entries.push({ ...r, rank: input.offset + i + 1, numCompetitions: competitionCount(tx, r.agent.id, arenaId) });
     }
-    const stats = await statsMemo.get(deps.store, tx, 'stats', () => globalStats(tx));
+    const stats = statsMemo.get(deps.store, tx, 'stats', () => globalStats(tx));
     return { arenaId, entries, total: ranked.length, stats: { ...stats } };
   });
 }

@@ -12,11 +12,11 @@ import { callerAgentId } from './trading.js';
 /** A balance row with its current price where one is found (upstream's enhanced balance). */
 export type PricedBalance = Balance & { chain: BlockchainType; price?: number; value?: number };
 
-async function competitionFor(
+function competitionFor(
   tx: ReadTx<Tables>, principal: Principal, competitionId: string | undefined, usage: string, perpsError: ErrorCode,
-): Promise<Competition> {
-  const id = competitionId ?? (await implicitCompetitionId(tx, principal, usage));
-  const comp = await tx.get('competitions', id.toLowerCase());
+): Competition {
+  const id = competitionId ?? (implicitCompetitionId(tx, principal, usage));
+  const comp = tx.get('competitions', id.toLowerCase());
   if (!comp) throw new DomainError('COMPETITION_NOT_FOUND');
   if (comp.type === 'perpetual_futures') throw new DomainError(perpsError);
   return comp;
@@ -29,10 +29,10 @@ async function competitionFor(
  */
 export async function agentBalances(deps: Deps, principal: Principal, competitionId?: string): Promise<{ agentId: string; competitionId: string; balances: PricedBalance[] }> {
   const agentId = callerAgentId(principal);
-  return deps.store.read(async (tx) => {
-    const comp = await competitionFor(tx, principal, competitionId, 'GET /api/agent/balances?competitionId=xxx', 'BALANCES_PERPS');
+  return deps.store.read((tx) => {
+    const comp = competitionFor(tx, principal, competitionId, 'GET /api/agent/balances?competitionId=xxx', 'BALANCES_PERPS');
     const now = deps.clock.now();
-    const rows = await tx.find('balances', 'agentCompetition', `${agentId}:${comp.id}`);
+    const rows = tx.find('balances', 'agentCompetition', `${agentId}:${comp.id}`);
     const balances = rows.map((b): PricedBalance => {
       const chain: BlockchainType = b.specificChain === 'svm' ? 'svm' : 'evm';
       const p = findPrice(deps.prices, deps.config.evmChains, b.tokenAddress, now, { chain, specificChain: b.specificChain });
@@ -46,9 +46,9 @@ export async function agentBalances(deps: Deps, principal: Principal, competitio
 /** `GET /api/agent/trades`: all of the agent's trades in the competition, newest first, unpaginated. */
 export async function agentTrades(deps: Deps, principal: Principal, competitionId?: string): Promise<{ agentId: string; competitionId: string; trades: Trade[] }> {
   const agentId = callerAgentId(principal);
-  return deps.store.read(async (tx) => {
-    const comp = await competitionFor(tx, principal, competitionId, 'GET /api/agent/trades?competitionId=xxx', 'AGENT_TRADES_PERPS');
-    const trades = await tx.find('trades', 'agentCompetition', `${agentId}:${comp.id}`);
+  return deps.store.read((tx) => {
+    const comp = competitionFor(tx, principal, competitionId, 'GET /api/agent/trades?competitionId=xxx', 'AGENT_TRADES_PERPS');
+    const trades = tx.find('trades', 'agentCompetition', `${agentId}:${comp.id}`);
     return { agentId, competitionId: comp.id, trades: newestFirst(trades) };
   });
 }

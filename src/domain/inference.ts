@@ -42,9 +42,9 @@ function verifiedIn(subs: readonly InferenceSubmission[], agentId: string, from:
   return subs.filter((s) => s.agentId === agentId && s.verificationStatus === 'verified' && s.submittedAt >= from && s.submittedAt <= to);
 }
 
-async function upsertBadge(tx: WriteTx<Tables>, competitionId: string, agentId: string, fields: Omit<InferenceBadge, 'id' | 'agentId' | 'competitionId' | 'createdAt' | 'updatedAt'>, now: number) {
+function upsertBadge(tx: WriteTx<Tables>, competitionId: string, agentId: string, fields: Omit<InferenceBadge, 'id' | 'agentId' | 'competitionId' | 'createdAt' | 'updatedAt'>, now: number) {
   const id = badgeId(competitionId, agentId);
-  const old = await tx.get('inferenceBadges', id);
+  const old = tx.get('inferenceBadges', id);
   return tx.put('inferenceBadges', { id, agentId, competitionId, ...fields, createdAt: old?.createdAt ?? now, updatedAt: now });
 }
 
@@ -57,25 +57,26 @@ async function upsertBadge(tx: WriteTx<Tables>, competitionId: string, agentId: 
  */
 export async function submitSignature(deps: Deps, principal: Principal, input: SubmitInput): Promise<SubmitResult> {
   const agentId = callerAgentId(principal);
-  return deps.store.transact(async (tx) => {
-    let comp = await requireCompetition(tx, input.competitionId);
+  // The signature check needs no state (and ethers loads asynchronously): it runs before the transaction.
+  const verificationStatus = await verifyInference(deps, input);
+  return deps.store.transact((tx) => {
+    let comp = requireCompetition(tx, input.competitionId);
     if (comp.status !== 'active') throw new DomainError('INFERENCE_NOT_ACTIVE', { status: comp.status });
-    if ((await tx.get('competitionAgents', `${comp.id}:${agentId}`))?.status !== 'active') throw new DomainError('INFERENCE_NOT_REGISTERED');
-    const verificationStatus = await verifyInference(deps, input);
-    if ((await tx.count('inferenceSubmissions', 'signature', `${comp.id}:${input.signature}`)) > 0) throw new DomainError('INFERENCE_DUPLICATE');
+    if ((tx.get('competitionAgents', `${comp.id}:${agentId}`))?.status !== 'active') throw new DomainError('INFERENCE_NOT_REGISTERED');
+    if ((tx.count('inferenceSubmissions', 'signature', `${comp.id}:${input.signature}`)) > 0) throw new DomainError('INFERENCE_DUPLICATE');
     const now = deps.clock.now();
-    const sub = await tx.insert('inferenceSubmissions', {
+    const sub = tx.insert('inferenceSubmissions', {
       id: deps.ids.uuid(), agentId, competitionId: comp.id, signature: input.signature, chainId: deps.config.inferenceChainId,
       requestPrompt: input.requestPrompt, responseModel: input.responseModel, responseOutput: input.responseOutput,
       verificationStatus, submittedAt: now, createdAt: now,
     });
     // The first submission starts the competition's refresh cycle (scheduler job 'badge').
-    if (comp.badgeRefreshedAt === undefined || comp.badgeRefreshedAt === null) comp = await tx.put('competitions', { ...comp, badgeRefreshedAt: now });
-    let badge = await tx.get('inferenceBadges', badgeId(comp.id, agentId));
+    if (comp.badgeRefreshedAt === undefined || comp.badgeRefreshedAt === null) comp = tx.put('competitions', { ...comp, badgeRefreshedAt: now });
+    let badge = tx.get('inferenceBadges', badgeId(comp.id, agentId));
     if (verificationStatus === 'verified') {
-      const subs = await tx.find('inferenceSubmissions', 'agentCompetition', `${agentId}:${comp.id}`);
+      const subs = tx.find('inferenceSubmissions', 'agentCompetition', `${agentId}:${comp.id}`);
       const count = verifiedIn(subs, agentId, now - BADGE_WINDOW_MS, now).length;
-      badge = await upsertBadge(tx, comp.id, agentId, { isBadgeActive: count >= BADGE_ACTIVE_THRESHOLD, signaturesLast24h: count, lastVerifiedAt: now }, now);
+      badge = upsertBadge(tx, comp.id, agentId, { isBadgeActive: count >= BADGE_ACTIVE_THRESHOLD, signaturesLast24h: count, lastVerifiedAt: now }, now);
     }
     return {
       submissionId: sub.id, verificationStatus,
@@ -90,31 +91,31 @@ export async function submitSignature(deps: Deps, principal: Principal, input: S
  * instant; with `bounded` (the end-of-competition freeze) only submissions up to `reference` count.
  * Creates rows for agents that only ever submitted invalid signatures (false / 0 / null).
  */
-export async function refreshBadgesTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition, reference: number, bounded: boolean): Promise<void> {
-  const subs = (await tx.find('inferenceSubmissions', 'competition', comp.id)).filter((s) => !bounded || s.submittedAt <= reference);
+export function refreshBadgesTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition, reference: number, bounded: boolean): void {
+  const subs = (tx.find('inferenceSubmissions', 'competition', comp.id)).filter((s) => !bounded || s.submittedAt <= reference);
   const agents = [...new Set(subs.map((s) => s.agentId))];
   for (const agentId of agents) {
     const all = verifiedIn(subs, agentId, -Infinity, Infinity);
     const count = verifiedIn(subs, agentId, reference - BADGE_WINDOW_MS, bounded ? reference : Infinity).length;
     const lastVerifiedAt = all.length > 0 ? Math.max(...all.map((s) => s.submittedAt)) : null;
-    await upsertBadge(tx, comp.id, agentId, { isBadgeActive: count >= BADGE_ACTIVE_THRESHOLD, signaturesLast24h: count, lastVerifiedAt }, deps.clock.now());
+    upsertBadge(tx, comp.id, agentId, { isBadgeActive: count >= BADGE_ACTIVE_THRESHOLD, signaturesLast24h: count, lastVerifiedAt }, deps.clock.now());
   }
 }
 
 /** Scheduler job 'badge': refreshes an active competition's badges at now and records the run. */
 export async function refreshCompetitionBadges(deps: Deps, competitionId: string): Promise<void> {
-  await deps.store.transact(async (tx) => {
-    const comp = await requireCompetition(tx, competitionId);
+  await deps.store.transact((tx) => {
+    const comp = requireCompetition(tx, competitionId);
     if (comp.status !== 'active') return;
     const now = deps.clock.now();
-    await refreshBadgesTx(deps, tx, comp, now, false);
-    await tx.put('competitions', { ...comp, badgeRefreshedAt: now });
+    refreshBadgesTx(deps, tx, comp, now, false);
+    tx.put('competitions', { ...comp, badgeRefreshedAt: now });
   });
 }
 
 /** End of competition: badges frozen as of the end date (part of the end transaction). */
-export async function freezeBadgesTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition): Promise<void> {
-  await refreshBadgesTx(deps, tx, comp, comp.endDate ?? deps.clock.now(), true);
+export function freezeBadgesTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition): void {
+  refreshBadgesTx(deps, tx, comp, comp.endDate ?? deps.clock.now(), true);
 }
 
 /** Next aligned refresh (start + k x 15 min) after the last one; null when no refresh cycle runs. */
@@ -127,9 +128,9 @@ export function nextBadgeRefreshAt(c: Competition): number | null {
 /** `GET .../badge?competitionId=`: the materialised row (no recomputation), defaults without one; no registration check. */
 export async function agentBadge(deps: Deps, principal: Principal, competitionId: string): Promise<{ agentId: string; competitionId: string; badge: Pick<InferenceBadge, 'isBadgeActive' | 'signaturesLast24h' | 'lastVerifiedAt'> }> {
   const agentId = callerAgentId(principal);
-  return deps.store.read(async (tx) => {
-    const comp = await requireCompetition(tx, competitionId);
-    const row = await tx.get('inferenceBadges', badgeId(comp.id, agentId));
+  return deps.store.read((tx) => {
+    const comp = requireCompetition(tx, competitionId);
+    const row = tx.get('inferenceBadges', badgeId(comp.id, agentId));
     return { agentId, competitionId: comp.id, badge: row ?? { isBadgeActive: false, signaturesLast24h: 0, lastVerifiedAt: null } };
   });
 }
@@ -140,9 +141,9 @@ export interface SubmissionsInput { competitionId: string; limit: number; offset
 /** `GET .../submissions`: the caller's submissions in the competition, newest first, filtered and paged. */
 export async function agentSubmissions(deps: Deps, principal: Principal, q: SubmissionsInput): Promise<{ agentId: string; competitionId: string; submissions: InferenceSubmission[]; total: number }> {
   const agentId = callerAgentId(principal);
-  return deps.store.read(async (tx) => {
-    const comp = await requireCompetition(tx, q.competitionId);
-    const mine = (await tx.find('inferenceSubmissions', 'agentCompetition', `${agentId}:${comp.id}`))
+  return deps.store.read((tx) => {
+    const comp = requireCompetition(tx, q.competitionId);
+    const mine = (tx.find('inferenceSubmissions', 'agentCompetition', `${agentId}:${comp.id}`))
       .filter((s) => q.status === undefined || s.verificationStatus === q.status)
       .reverse().sort((a, b) => b.submittedAt - a.submittedAt);
     return { agentId, competitionId: comp.id, submissions: mine.slice(q.offset, q.offset + q.limit), total: mine.length };
@@ -151,10 +152,10 @@ export async function agentSubmissions(deps: Deps, principal: Principal, q: Subm
 
 /** `GET .../competitions/{competitionId}/stats` (public). */
 export async function competitionInferenceStats(deps: Deps, competitionId: string): Promise<{ competitionId: string; totalAgentsWithSubmissions: number; agentsWithActiveBadge: number; totalVerifiedSignatures: number }> {
-  return deps.store.read(async (tx: ReadTx<Tables>) => {
-    const comp = await requireCompetition(tx, competitionId);
-    const subs = await tx.find('inferenceSubmissions', 'competition', comp.id);
-    const badges = await tx.find('inferenceBadges', 'competition', comp.id);
+  return deps.store.read((tx: ReadTx<Tables>) => {
+    const comp = requireCompetition(tx, competitionId);
+    const subs = tx.find('inferenceSubmissions', 'competition', comp.id);
+    const badges = tx.find('inferenceBadges', 'competition', comp.id);
     return {
       competitionId: comp.id, totalAgentsWithSubmissions: new Set(subs.map((s) => s.agentId)).size,
       agentsWithActiveBadge: badges.filter((b) => b.isBadgeActive).length,

@@ -18,13 +18,13 @@ const isoAt = (ms: number) => new Date(ms).toISOString();
  * carries no agent identity, hence 401), it must be the path's agent, then the agent and the
  * competition must exist (404s naming the id).
  */
-async function resolveCaller(tx: ReadTx<Tables>, input: ParticipationInput): Promise<{ agent: Agent; comp: Competition }> {
+function resolveCaller(tx: ReadTx<Tables>, input: ParticipationInput): { agent: Agent; comp: Competition } {
   const { principal, competitionId, agentId } = input;
   if (principal.kind !== 'agent') throw new DomainError('AUTH_REQUIRED');
   if (principal.agentId !== agentId) throw new DomainError('AGENT_KEY_MISMATCH');
-  const agent = await tx.get('agents', agentId);
+  const agent = tx.get('agents', agentId);
   if (!agent) throw new DomainError('JOIN_AGENT_NOT_FOUND', { id: agentId });
-  const comp = await tx.get('competitions', competitionId);
+  const comp = tx.get('competitions', competitionId);
   if (!comp) throw new DomainError('COMPETITION_ID_NOT_FOUND', { id: competitionId });
   return { agent, comp };
 }
@@ -53,8 +53,8 @@ function checkParticipationRules(comp: Competition, agentId: string): void {
  * as it was (there is no way back in).
  */
 export async function joinCompetition(deps: Deps, input: ParticipationInput): Promise<void> {
-  await deps.store.transact(async (tx) => {
-    const { agent, comp } = await resolveCaller(tx, input);
+  await deps.store.transact((tx) => {
+    const { agent, comp } = resolveCaller(tx, input);
     const now = deps.clock.now();
     if (comp.joinStartDate !== null && now < comp.joinStartDate) throw new DomainError('JOIN_NOT_OPEN', { at: isoAt(comp.joinStartDate) });
     if (comp.joinEndDate !== null && now > comp.joinEndDate) throw new DomainError('JOIN_CLOSED', { at: isoAt(comp.joinEndDate) });
@@ -63,10 +63,10 @@ export async function joinCompetition(deps: Deps, input: ParticipationInput): Pr
       throw new DomainError('WALLET_REQUIRED');
     }
     if (comp.status !== 'pending') throw new DomainError('JOIN_NOT_PENDING');
-    const reg = await tx.get('competitionAgents', regId(comp.id, agent.id));
+    const reg = tx.get('competitionAgents', regId(comp.id, agent.id));
     if (reg?.status === 'active') throw new DomainError('ALREADY_REGISTERED');
     checkParticipationRules(comp, agent.id);
-    await registerAgentTx(deps, tx, comp, agent.id, 'JOIN_ONE_AGENT_PER_USER');
+    registerAgentTx(deps, tx, comp, agent.id, 'JOIN_ONE_AGENT_PER_USER');
   });
 }
 
@@ -77,9 +77,9 @@ export async function joinCompetition(deps: Deps, input: ParticipationInput): Pr
  * (200); an ended one is refused. Balances, trades and snapshots are kept.
  */
 export async function leaveCompetition(deps: Deps, input: ParticipationInput): Promise<void> {
-  await deps.store.transact(async (tx) => {
-    const { agent, comp } = await resolveCaller(tx, input);
-    const reg = await tx.get('competitionAgents', regId(comp.id, agent.id));
+  await deps.store.transact((tx) => {
+    const { agent, comp } = resolveCaller(tx, input);
+    const reg = tx.get('competitionAgents', regId(comp.id, agent.id));
     if (!reg) throw new DomainError('LEAVE_NOT_IN_COMPETITION');
     if (comp.status === 'ended') throw new DomainError('LEAVE_ENDED');
     if (comp.status === 'ending') return;
@@ -90,16 +90,16 @@ export async function leaveCompetition(deps: Deps, input: ParticipationInput): P
     const reason = comp.status === 'pending'
       ? `Withdrew from competition ${comp.name} before it started`
       : `Withdrew from competition ${comp.name}`;
-    await tx.put('competitionAgents', { ...reg, status: 'withdrawn', deactivationReason: reason, deactivatedAt: now, updatedAt: now });
+    tx.put('competitionAgents', { ...reg, status: 'withdrawn', deactivationReason: reason, deactivatedAt: now, updatedAt: now });
     if (reg.status === 'active') {
-      await tx.put('competitions', { ...comp, registeredParticipants: Math.max(0, comp.registeredParticipants - 1), updatedAt: now });
+      tx.put('competitions', { ...comp, registeredParticipants: Math.max(0, comp.registeredParticipants - 1), updatedAt: now });
     }
   });
 }
 
 /** Active sandbox paper-trading competitions, the targets of {@link autoJoinSandboxCompetitions}. */
-async function sandboxTargets(tx: ReadTx<Tables>): Promise<Competition[]> {
-  return (await activeCompetitions(tx)).filter((c) => c.sandboxMode && c.type === 'trading');
+function sandboxTargets(tx: ReadTx<Tables>): Competition[] {
+  return (activeCompetitions(tx)).filter((c) => c.sandboxMode && c.type === 'trading');
 }
 
 /**

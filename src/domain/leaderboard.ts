@@ -45,12 +45,12 @@ export interface Roster { entries: readonly RosterEntry[]; index: ReadonlyMap<st
 const rosterMemo = new TableMemo<Roster>(['competitionAgents', 'agents']);
 
 /** The {@link Roster} of a competition, memoised per store while registrations and agents are unchanged. */
-export async function competitionRoster(deps: Deps, tx: ReadTx<Tables>, competitionId: string): Promise<Roster> {
-  return rosterMemo.get(deps.store, tx, competitionId, async () => {
+export function competitionRoster(deps: Deps, tx: ReadTx<Tables>, competitionId: string): Roster {
+  return rosterMemo.get(deps.store, tx, competitionId, () => {
     const entries: RosterEntry[] = [];
     const index = new Map<string, number>();
-    for (const registration of await tx.find('competitionAgents', 'competition', competitionId)) {
-      const agent = await tx.get('agents', registration.agentId);
+    for (const registration of tx.find('competitionAgents', 'competition', competitionId)) {
+      const agent = tx.get('agents', registration.agentId);
       index.set(registration.agentId, entries.length);
       entries.push({ registration, agent, name: agent ? agent.name.toLowerCase() : '' });
     }
@@ -59,7 +59,7 @@ export async function competitionRoster(deps: Deps, tx: ReadTx<Tables>, competit
 }
 
 /** The agent row of `agentId`, from the roster when it is registered. */
-async function rosterAgent(tx: ReadTx<Tables>, roster: Roster, agentId: string): Promise<Agent | undefined> {
+function rosterAgent(tx: ReadTx<Tables>, roster: Roster, agentId: string): Agent | undefined {
   const at = roster.index.get(agentId);
   return at !== undefined ? roster.entries[at]!.agent : tx.get('agents', agentId);
 }
@@ -69,7 +69,7 @@ async function rosterAgent(tx: ReadTx<Tables>, roster: Roster, agentId: string):
  * snapshots and frozen leaderboards are unchanged (a trade changes none of them), unless the
  * values are live; the array is frozen and shared.
  */
-export async function leaderboardStandings(deps: Deps, tx: ReadTx<Tables>, comp: Competition): Promise<Standings> {
+export function leaderboardStandings(deps: Deps, tx: ReadTx<Tables>, comp: Competition): Standings {
   return standingsMemo.get(deps.store, tx, standingsKey(comp), () => computeStandings(deps, tx, comp), (s) => !s.live);
 }
 
@@ -83,22 +83,22 @@ export async function leaderboardStandings(deps: Deps, tx: ReadTx<Tables>, comp:
  * - perps and spot-live (active or ended): see {@link metricValues}.
  * Between snapshots the ranking therefore does not move with trades, as upstream's.
  */
-export async function leaderboardValues(deps: Deps, tx: ReadTx<Tables>, comp: Competition): Promise<readonly LeaderboardValue[]> {
-  return (await leaderboardStandings(deps, tx, comp)).values;
+export function leaderboardValues(deps: Deps, tx: ReadTx<Tables>, comp: Competition): readonly LeaderboardValue[] {
+  return (leaderboardStandings(deps, tx, comp)).values;
 }
 
 const fixed = (values: LeaderboardValue[]): Standings => ({ values: Object.freeze(values), live: false });
 
-async function computeStandings(deps: Deps, tx: ReadTx<Tables>, comp: Competition): Promise<Standings> {
-  const active = await activeAgentIds(tx, comp.id);
+function computeStandings(deps: Deps, tx: ReadTx<Tables>, comp: Competition): Standings {
+  const active = activeAgentIds(tx, comp.id);
   if (comp.status === 'pending') return fixed(active.map((agentId) => ({ agentId, value: 0 })));
-  if (isMetricRanked(comp)) return fixed(await metricValues(tx, comp, active));
+  if (isMetricRanked(comp)) return fixed(metricValues(tx, comp, active));
   if (comp.status === 'ended') {
-    const frozen = await tx.find('leaderboards', 'competition', comp.id);
+    const frozen = tx.find('leaderboards', 'competition', comp.id);
     if (frozen.length > 0) return fixed([...frozen].sort((a, b) => a.rank - b.rank).map((r) => ({ agentId: r.agentId, value: r.score })));
   }
   const latest: LeaderboardValue[] = [];
-  const newest = await latestSnapshots(tx, comp.id, active);
+  const newest = latestSnapshots(tx, comp.id, active);
   for (const agentId of active) {
     const snap = newest.get(agentId);
     if (snap) latest.push({ agentId, value: snap.totalValue });
@@ -107,7 +107,7 @@ async function computeStandings(deps: Deps, tx: ReadTx<Tables>, comp: Competitio
   const now = deps.clock.now();
   const live: LeaderboardValue[] = [];
   for (const agentId of active) {
-    const balances = await tx.find('balances', 'agentCompetition', pairKey(agentId, comp.id));
+    const balances = tx.find('balances', 'agentCompetition', pairKey(agentId, comp.id));
     live.push({ agentId, value: portfolioValue(deps, balances, now) ?? 0 });
   }
   return { values: Object.freeze(byValueDesc(live)), live: true };
@@ -119,11 +119,11 @@ async function computeStandings(deps: Deps, tx: ReadTx<Tables>, comp: Competitio
  * shows equity as score and portfolioValue); agents without a snapshot are absent. Perps entries
  * carry the risk metrics of the snapshot series.
  */
-async function metricValues(tx: ReadTx<Tables>, comp: Competition, active: string[]): Promise<LeaderboardValue[]> {
+function metricValues(tx: ReadTx<Tables>, comp: Competition, active: string[]): LeaderboardValue[] {
   const perps = comp.type === 'perpetual_futures';
-  const live: LeaderboardValue[] = (await metricRanking(tx, comp, active))
+  const live: LeaderboardValue[] = (metricRanking(tx, comp, active))
     .map((r) => (perps ? { agentId: r.agentId, value: r.value, risk: r.risk } : { agentId: r.agentId, value: r.value }));
-  const frozen = comp.status === 'ended' ? await tx.find('leaderboards', 'competition', comp.id) : [];
+  const frozen = comp.status === 'ended' ? tx.find('leaderboards', 'competition', comp.id) : [];
   if (frozen.length === 0) return live;
   const byId = new Map(live.map((v) => [v.agentId, v]));
   return [...frozen].sort((a, b) => a.rank - b.rank).map((r) => {
@@ -136,17 +136,17 @@ async function metricValues(tx: ReadTx<Tables>, comp: Competition, active: strin
  * Active competitions a caller most likely means: for an agent, the ones it is actively
  * registered in (when there are any), otherwise all of them; storage order.
  */
-export async function activeCompetitionsFor(tx: ReadTx<Tables>, principal: Principal): Promise<Competition[]> {
-  const active = await activeCompetitions(tx);
+export function activeCompetitionsFor(tx: ReadTx<Tables>, principal: Principal): Competition[] {
+  const active = activeCompetitions(tx);
   if (principal.kind !== 'agent') return active;
   const mine: Competition[] = [];
-  for (const c of active) if ((await tx.get('competitionAgents', pairKey(c.id, principal.agentId)))?.status === 'active') mine.push(c);
+  for (const c of active) if ((tx.get('competitionAgents', pairKey(c.id, principal.agentId)))?.status === 'active') mine.push(c);
   return mine.length > 0 ? mine : active;
 }
 
 /** True when the agent's registration in the competition is active. */
-export async function isActiveParticipant(tx: ReadTx<Tables>, competitionId: string, agentId: string): Promise<boolean> {
-  return (await tx.get('competitionAgents', pairKey(competitionId, agentId)))?.status === 'active';
+export function isActiveParticipant(tx: ReadTx<Tables>, competitionId: string, agentId: string): boolean {
+  return (tx.get('competitionAgents', pairKey(competitionId, agentId)))?.status === 'active';
 }
 
 /** A ranked row of the leaderboard view; `risk`: the perps risk metrics (null otherwise, or before an agent's second snapshot). */
@@ -162,18 +162,18 @@ interface BoardLists { leaderboard: readonly RankedEntry[]; inactive: readonly U
 /** The view adds agent rows to the standings. */
 const boardMemo = new TableMemo<BoardLists>(['competitionAgents', 'snapshots', 'leaderboards', 'agents']);
 
-async function boardLists(deps: Deps, tx: ReadTx<Tables>, competition: Competition): Promise<BoardLists> {
-  const { values, live } = await leaderboardStandings(deps, tx, competition);
-  const roster = await competitionRoster(deps, tx, competition.id);
+function boardLists(deps: Deps, tx: ReadTx<Tables>, competition: Competition): BoardLists {
+  const { values, live } = leaderboardStandings(deps, tx, competition);
+  const roster = competitionRoster(deps, tx, competition.id);
   const leaderboard: RankedEntry[] = [];
   for (const [i, v] of values.entries()) {
-    leaderboard.push({ rank: i + 1, agentId: v.agentId, agent: await rosterAgent(tx, roster, v.agentId), value: v.value, risk: v.risk ?? null });
+    leaderboard.push({ rank: i + 1, agentId: v.agentId, agent: rosterAgent(tx, roster, v.agentId), value: v.value, risk: v.risk ?? null });
   }
   const ranked = new Set(values.map((v) => v.agentId));
   const inactive: UnrankedEntry[] = [];
   for (const { registration: reg, agent } of roster.entries) {
     if (ranked.has(reg.agentId)) continue;
-    const snap = await latestSnapshot(tx, competition.id, reg.agentId);
+    const snap = latestSnapshot(tx, competition.id, reg.agentId);
     inactive.push({
       agentId: reg.agentId, agent, value: snap?.totalValue ?? 0,
       reason: reg.deactivationReason || 'Not actively participating in this competition',
@@ -182,9 +182,9 @@ async function boardLists(deps: Deps, tx: ReadTx<Tables>, competition: Competiti
   return { leaderboard: Object.freeze(leaderboard), inactive: Object.freeze(inactive), live };
 }
 
-async function resolveCompetitionId(tx: ReadTx<Tables>, principal: Principal, given: string | undefined): Promise<string> {
+function resolveCompetitionId(tx: ReadTx<Tables>, principal: Principal, given: string | undefined): string {
   if (given !== undefined) return given;
-  const candidates = await activeCompetitionsFor(tx, principal);
+  const candidates = activeCompetitionsFor(tx, principal);
   if (candidates.length === 0) throw new DomainError('LEADERBOARD_NO_COMPETITION');
   if (candidates.length > 1) throw new DomainError('COMPETITION_ID_REQUIRED', { usage: 'GET /api/competitions/leaderboard?competitionId=xxx' });
   return candidates[0]!.id;
@@ -198,15 +198,15 @@ async function resolveCompetitionId(tx: ReadTx<Tables>, principal: Principal, gi
  */
 export async function competitionLeaderboard(deps: Deps, input: { principal: Principal; competitionId?: string }): Promise<LeaderboardView> {
   const { principal } = input;
-  return deps.store.read(async (tx) => {
-    const competition = await requireCompetition(tx, await resolveCompetitionId(tx, principal, input.competitionId));
+  return deps.store.read((tx) => {
+    const competition = requireCompetition(tx, resolveCompetitionId(tx, principal, input.competitionId));
     if (principal.kind === 'anonymous') throw new DomainError('LEADERBOARD_AUTH_REQUIRED');
     if (principal.kind === 'agent') {
       if (deps.config.leaderboardAccess === 'admin') throw new DomainError('LEADERBOARD_ADMIN_ONLY');
-      if (!(await isActiveParticipant(tx, competition.id, principal.agentId))) throw new DomainError('LEADERBOARD_NOT_PARTICIPANT');
+      if (!(isActiveParticipant(tx, competition.id, principal.agentId))) throw new DomainError('LEADERBOARD_NOT_PARTICIPANT');
     }
     // Memoised while registrations, snapshots, frozen leaderboards and agents are unchanged (not for live values).
-    const lists = await boardMemo.get(deps.store, tx, standingsKey(competition), () => boardLists(deps, tx, competition), (l) => !l.live);
+    const lists = boardMemo.get(deps.store, tx, standingsKey(competition), () => boardLists(deps, tx, competition), (l) => !l.live);
     return { competition, leaderboard: lists.leaderboard, inactive: lists.inactive };
   });
 }

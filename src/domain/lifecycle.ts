@@ -9,7 +9,7 @@ import { registerAgentTx } from './participants.js';
 import { freezeBadgesTx } from './inference.js';
 import { perpsSnapshotsTx } from './perps.js';
 import { activeAgentIds, agentSnapshots, takeSnapshotsTx } from './portfolio.js';
-import { updateRatingsTx } from './rating.js';
+import { loadOpenSkill, updateRatingsTx } from './rating.js';
 import { finalMetricRows, isMetricRanked } from './risk-metrics.js';
 import type { Tables } from './tables.js';
 
@@ -29,40 +29,40 @@ export interface StartInput {
 export interface StartResult { competition: Competition; agentIds: string[] }
 
 /** Starts a pending competition inside `tx` (also used by the scheduler's auto-start). */
-export async function startCompetitionTx(
+export function startCompetitionTx(
   deps: Deps, tx: WriteTx<Tables>, competitionId: string, agentIds: readonly string[] = [],
   tradingConstraints?: Partial<TradingConstraints>,
-): Promise<StartResult> {
-  let comp = await requireCompetition(tx, competitionId);
+): StartResult {
+  let comp = requireCompetition(tx, competitionId);
   if (comp.status !== 'pending') throw new DomainError('START_NOT_PENDING', { status: comp.status });
   const invalid: string[] = [];
   for (const id of agentIds) {
-    const agent = await tx.get('agents', id);
+    const agent = tx.get('agents', id);
     if (!agent || agent.status !== 'active') invalid.push(id);
   }
   if (invalid.length > 0) throw new DomainError('START_INVALID_AGENTS', { ids: invalid.join(', ') });
-  const registered = await activeAgentIds(tx, comp.id);
+  const registered = activeAgentIds(tx, comp.id);
   const participants = [...new Set([...agentIds, ...registered])];
   if (participants.length === 0) throw new DomainError('START_NO_AGENTS');
-  for (const id of participants) comp = await registerAgentTx(deps, tx, comp, id);
-  const active = await activeAgentIds(tx, comp.id);
+  for (const id of participants) comp = registerAgentTx(deps, tx, comp, id);
+  const active = activeAgentIds(tx, comp.id);
   // Spot-live wallets start from the competition's starting list too (the simulated wallet holdings).
-  if (comp.type === 'trading' || comp.type === 'spot_live_trading') for (const id of active) await resetBalancesTx(deps, tx, comp, id);
+  if (comp.type === 'trading' || comp.type === 'spot_live_trading') for (const id of active) resetBalancesTx(deps, tx, comp, id);
   if (tradingConstraints) {
     const defined = Object.fromEntries(Object.entries(tradingConstraints).filter(([, v]) => v !== undefined));
     comp = { ...comp, tradingConstraints: { ...comp.tradingConstraints, ...defined } };
   }
   const now = deps.clock.now();
-  await snapshotTx(deps, tx, comp, active, now, true);
-  comp = await tx.put('competitions', { ...comp, status: 'active', startDate: now, lastSnapshotAt: now, updatedAt: now });
+  snapshotTx(deps, tx, comp, active, now, true);
+  comp = tx.put('competitions', { ...comp, status: 'active', startDate: now, lastSnapshotAt: now, updatedAt: now });
   return { competition: comp, agentIds: active };
 }
 
 /** `POST /api/admin/competition/start`: by id, or create-and-start. */
 export function startCompetition(deps: Deps, input: StartInput): Promise<StartResult> {
-  return deps.store.transact(async (tx) => {
+  return deps.store.transact((tx) => {
     let id = input.competitionId;
-    if (id === undefined) id = (await createCompetitionTx(deps, tx, input.create ?? {})).id;
+    if (id === undefined) id = (createCompetitionTx(deps, tx, input.create ?? {})).id;
     return startCompetitionTx(deps, tx, id, input.agentIds ?? [], input.tradingConstraints);
   });
 }
@@ -71,24 +71,27 @@ export function startCompetition(deps: Deps, input: StartInput): Promise<StartRe
 export interface EndLeaderboardRow { agentId: string; value: number; pnl: number }
 
 /** Reads the persisted final leaderboard of an ended competition. */
-async function frozenLeaderboard(tx: WriteTx<Tables>, competitionId: string): Promise<EndLeaderboardRow[]> {
-  const rows = await tx.find('leaderboards', 'competition', competitionId);
+function frozenLeaderboard(tx: WriteTx<Tables>, competitionId: string): EndLeaderboardRow[] {
+  const rows = tx.find('leaderboards', 'competition', competitionId);
   return rows.sort((a, b) => a.rank - b.rank).map((r) => ({ agentId: r.agentId, value: r.score, pnl: r.pnl }));
 }
 
-/** Ends an active competition inside `tx`: final forced snapshot, ended, frozen leaderboard. Idempotent on ended. */
-export async function endCompetitionTx(deps: Deps, tx: WriteTx<Tables>, competitionId: string): Promise<{ competition: Competition; leaderboard: EndLeaderboardRow[] }> {
-  let comp = await requireCompetition(tx, competitionId);
-  if (comp.status === 'ended') return { competition: comp, leaderboard: await frozenLeaderboard(tx, comp.id) };
+/** What ending a competition answers: the ended row and its final leaderboard. */
+export interface EndResult { competition: Competition; leaderboard: EndLeaderboardRow[] }
+
+/** Ends an active competition inside `tx` (the caller has awaited `loadOpenSkill`): final forced snapshot, ended, frozen leaderboard. Idempotent on ended. */
+export function endCompetitionTx(deps: Deps, tx: WriteTx<Tables>, competitionId: string): EndResult {
+  let comp = requireCompetition(tx, competitionId);
+  if (comp.status === 'ended') return { competition: comp, leaderboard: frozenLeaderboard(tx, comp.id) };
   if (comp.status !== 'active' && comp.status !== 'ending') throw new DomainError('END_NOT_ACTIVE', { status: comp.status });
   const now = deps.clock.now();
   comp = { ...comp, status: 'ending', endDate: now, updatedAt: now };
-  const active = await activeAgentIds(tx, comp.id);
-  await snapshotTx(deps, tx, comp, active, now, true);
-  await freezeBadgesTx(deps, tx, comp);
+  const active = activeAgentIds(tx, comp.id);
+  snapshotTx(deps, tx, comp, active, now, true);
+  freezeBadgesTx(deps, tx, comp);
   const rows: Omit<LeaderboardEntry, 'id' | 'rank' | 'totalAgents'>[] = [];
   for (const agentId of active) {
-    const snaps = await agentSnapshots(tx, comp.id, agentId);
+    const snaps = agentSnapshots(tx, comp.id, agentId);
     if (snaps.length === 0) continue;
     const newest = snaps[0]!.totalValue;
     const oldest = snaps[snaps.length - 1]!.totalValue;
@@ -96,27 +99,28 @@ export async function endCompetitionTx(deps: Deps, tx: WriteTx<Tables>, competit
   }
   rows.sort((a, b) => b.score - a.score);
   // Perps rank by Calmar ratio, spot-live by simple return; the stored score is that metric (upstream).
-  if (isMetricRanked(comp)) rows.splice(0, rows.length, ...(await finalMetricRows(tx, comp, rows)));
+  if (isMetricRanked(comp)) rows.splice(0, rows.length, ...(finalMetricRows(tx, comp, rows)));
   for (const [i, r] of rows.entries()) {
-    await tx.insert('leaderboards', { ...r, id: `${comp.id}:${r.agentId}`, rank: i + 1, totalAgents: active.length });
+    tx.insert('leaderboards', { ...r, id: `${comp.id}:${r.agentId}`, rank: i + 1, totalAgents: active.length });
   }
-  await updateRatingsTx(deps, tx, comp);
-  comp = await tx.put('competitions', { ...comp, status: 'ended', lastSnapshotAt: now });
+  updateRatingsTx(deps, tx, comp);
+  comp = tx.put('competitions', { ...comp, status: 'ended', lastSnapshotAt: now });
   return { competition: comp, leaderboard: rows.map((r) => ({ agentId: r.agentId, value: r.score, pnl: r.pnl })) };
 }
 
 /** `POST /api/admin/competition/end`. */
-export function endCompetition(deps: Deps, competitionId: string): ReturnType<typeof endCompetitionTx> {
+export async function endCompetition(deps: Deps, competitionId: string): Promise<EndResult> {
+  await loadOpenSkill();
   return deps.store.transact((tx) => endCompetitionTx(deps, tx, competitionId));
 }
 
 /** Periodic snapshot of every active participant (scheduler job); records when the job ran. */
 export async function periodicSnapshot(deps: Deps, competitionId: string): Promise<void> {
-  await deps.store.transact(async (tx) => {
-    const comp = await requireCompetition(tx, competitionId);
+  await deps.store.transact((tx) => {
+    const comp = requireCompetition(tx, competitionId);
     if (comp.status !== 'active') return;
     const now = deps.clock.now();
-    await snapshotTx(deps, tx, comp, await activeAgentIds(tx, comp.id), now);
-    await tx.put('competitions', { ...comp, lastSnapshotAt: now });
+    snapshotTx(deps, tx, comp, activeAgentIds(tx, comp.id), now);
+    tx.put('competitions', { ...comp, lastSnapshotAt: now });
   });
 }

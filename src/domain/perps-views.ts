@@ -19,33 +19,33 @@ function newestOpened(rows: readonly PerpsPosition[]): PerpsPosition[] {
  * one active competition of the agent. Unknown -> 404, not perps -> 400 (`notPerps`), the caller
  * not active in it -> 403.
  */
-async function agentPerpsCompetition(
+function agentPerpsCompetition(
   tx: ReadTx<Tables>, principal: Principal, agentId: string, competitionId: string | undefined, usage: string, notPerps: ErrorCode,
-): Promise<Competition> {
-  const id = competitionId ?? (await implicitCompetitionId(tx, principal, usage));
-  const comp = await tx.get('competitions', id);
+): Competition {
+  const id = competitionId ?? (implicitCompetitionId(tx, principal, usage));
+  const comp = tx.get('competitions', id);
   if (!comp) throw new DomainError('COMPETITION_NOT_FOUND');
   if (comp.type !== 'perpetual_futures') throw new DomainError(notPerps);
-  if ((await tx.get('competitionAgents', `${comp.id}:${agentId}`))?.status !== 'active') throw new DomainError('PERPS_NOT_REGISTERED');
+  if ((tx.get('competitionAgents', `${comp.id}:${agentId}`))?.status !== 'active') throw new DomainError('PERPS_NOT_REGISTERED');
   return comp;
 }
 
 /** `GET /api/agent/perps/positions`: every position of the caller (open and closed), newest first. */
 export async function agentPerpsPositions(deps: Deps, principal: Principal, competitionId?: string): Promise<{ agentId: string; competitionId: string; positions: PositionView[] }> {
   const agentId = callerAgentId(principal);
-  return deps.store.read(async (tx) => {
-    const comp = await agentPerpsCompetition(tx, principal, agentId, competitionId, 'GET /api/agent/perps/positions?competitionId=xxx', 'PERPS_ONLY_POSITIONS');
+  return deps.store.read((tx) => {
+    const comp = agentPerpsCompetition(tx, principal, agentId, competitionId, 'GET /api/agent/perps/positions?competitionId=xxx', 'PERPS_ONLY_POSITIONS');
     const at = valuationAt(deps, comp);
-    return { agentId, competitionId: comp.id, positions: newestOpened(await agentPositions(tx, comp.id, agentId)).map((p) => positionView(deps, p, at)) };
+    return { agentId, competitionId: comp.id, positions: newestOpened(agentPositions(tx, comp.id, agentId)).map((p) => positionView(deps, p, at)) };
   });
 }
 
 /** `GET /api/agent/perps/account`: the caller's account summary, computed at the valuation instant. */
 export async function agentPerpsAccount(deps: Deps, principal: Principal, competitionId?: string): Promise<PerpsAccount> {
   const agentId = callerAgentId(principal);
-  return deps.store.read(async (tx) => {
-    const comp = await agentPerpsCompetition(tx, principal, agentId, competitionId, 'GET /api/agent/perps/account?competitionId=xxx', 'PERPS_ONLY_ACCOUNT');
-    return accountOf(deps, comp, agentId, await agentPositions(tx, comp.id, agentId), valuationAt(deps, comp));
+  return deps.store.read((tx) => {
+    const comp = agentPerpsCompetition(tx, principal, agentId, competitionId, 'GET /api/agent/perps/account?competitionId=xxx', 'PERPS_ONLY_ACCOUNT');
+    return accountOf(deps, comp, agentId, agentPositions(tx, comp.id, agentId), valuationAt(deps, comp));
   });
 }
 
@@ -54,13 +54,13 @@ export async function agentPerpsAccount(deps: Deps, principal: Principal, compet
  * agent (404), a registration in any status (404), then its positions newest first.
  */
 export async function competitionAgentPerpsPositions(deps: Deps, competitionId: string, agentId: string): Promise<PositionView[]> {
-  return deps.store.read(async (tx) => {
-    const comp = await requireCompetition(tx, competitionId);
+  return deps.store.read((tx) => {
+    const comp = requireCompetition(tx, competitionId);
     if (comp.type !== 'perpetual_futures') throw new DomainError('PERPS_ONLY_COMPETITION');
-    if (!(await tx.get('agents', agentId))) throw new DomainError('AGENT_NOT_FOUND');
-    if (!(await tx.get('competitionAgents', `${comp.id}:${agentId}`))) throw new DomainError('PERPS_AGENT_NOT_PARTICIPATING');
+    if (!(tx.get('agents', agentId))) throw new DomainError('AGENT_NOT_FOUND');
+    if (!(tx.get('competitionAgents', `${comp.id}:${agentId}`))) throw new DomainError('PERPS_AGENT_NOT_PARTICIPATING');
     const at = valuationAt(deps, comp);
-    return newestOpened(await agentPositions(tx, comp.id, agentId)).map((p) => positionView(deps, p, at));
+    return newestOpened(agentPositions(tx, comp.id, agentId)).map((p) => positionView(deps, p, at));
   });
 }
 
@@ -73,16 +73,16 @@ export interface AllPositionsInput { competitionId: string; status: string; limi
  * No type check (another type simply has no positions), as upstream.
  */
 export async function competitionPerpsPositions(deps: Deps, q: AllPositionsInput): Promise<{ positions: { view: PositionView; agent: Agent | undefined }[]; total: number }> {
-  return deps.store.read(async (tx) => {
-    const comp = await requireCompetition(tx, q.competitionId);
+  return deps.store.read((tx) => {
+    const comp = requireCompetition(tx, q.competitionId);
     const at = valuationAt(deps, comp);
-    const rows = [...(await tx.find('perpsPositions', 'competition', comp.id))].reverse();
+    const rows = [...(tx.find('perpsPositions', 'competition', comp.id))].reverse();
     let list: PerpsPosition[];
     if (q.status === 'all') list = rows.sort((a, b) => b.updatedAt - a.updatedAt);
     else if (q.status === 'Open') list = rows.filter((p) => p.status === 'Open').sort((a, b) => b.createdAt - a.createdAt);
     else list = rows.filter((p) => p.status === q.status).sort((a, b) => (b.closedAt ?? 0) - (a.closedAt ?? 0));
     const positions = [];
-    for (const p of list.slice(q.offset, q.offset + q.limit)) positions.push({ view: positionView(deps, p, at), agent: await tx.get('agents', p.agentId) });
+    for (const p of list.slice(q.offset, q.offset + q.limit)) positions.push({ view: positionView(deps, p, at), agent: tx.get('agents', p.agentId) });
     return { positions, total: list.length };
   });
 }
@@ -91,27 +91,27 @@ export async function competitionPerpsPositions(deps: Deps, q: AllPositionsInput
 export interface PerpsTotals { totalAgents: number; totalPositions: number; totalVolume: number; averageEquity: number }
 
 /** Totals over the active agents: their live accounts' volume and mean equity; positions counted over all rows. */
-export async function perpsTotals(deps: Deps, tx: ReadTx<Tables>, comp: Competition): Promise<PerpsTotals> {
+export function perpsTotals(deps: Deps, tx: ReadTx<Tables>, comp: Competition): PerpsTotals {
   const at = valuationAt(deps, comp);
-  const agents = await activeAgentIds(tx, comp.id);
+  const agents = activeAgentIds(tx, comp.id);
   let volume = 0;
   let equity = 0;
   for (const agentId of agents) {
-    const acc = accountOf(deps, comp, agentId, await agentPositions(tx, comp.id, agentId), at);
+    const acc = accountOf(deps, comp, agentId, agentPositions(tx, comp.id, agentId), at);
     volume += acc.totalVolume;
     equity += acc.totalEquity;
   }
   return {
-    totalAgents: agents.length, totalPositions: await tx.count('perpsPositions', 'competition', comp.id),
+    totalAgents: agents.length, totalPositions: tx.count('perpsPositions', 'competition', comp.id),
     totalVolume: volume, averageEquity: agents.length > 0 ? equity / agents.length : 0,
   };
 }
 
 /** `GET /api/competitions/{id}/perps/summary` (spec era, removed upstream 2025-10-07). */
 export async function perpsSummary(deps: Deps, competitionId: string): Promise<{ competitionId: string; summary: PerpsTotals; at: number }> {
-  return deps.store.read(async (tx) => {
-    const comp = await requireCompetition(tx, competitionId);
+  return deps.store.read((tx) => {
+    const comp = requireCompetition(tx, competitionId);
     if (comp.type !== 'perpetual_futures') throw new DomainError('PERPS_ONLY_ADMIN');
-    return { competitionId: comp.id, summary: await perpsTotals(deps, tx, comp), at: deps.clock.now() };
+    return { competitionId: comp.id, summary: perpsTotals(deps, tx, comp), at: deps.clock.now() };
   });
 }

@@ -101,7 +101,7 @@ export function accountOf(deps: Deps, comp: Competition, agentId: string, positi
 }
 
 /** Positions of one agent in one competition, storage (opening) order. */
-export function agentPositions(tx: ReadTx<Tables>, competitionId: string, agentId: string): Promise<PerpsPosition[]> {
+export function agentPositions(tx: ReadTx<Tables>, competitionId: string, agentId: string): PerpsPosition[] {
   return tx.find('perpsPositions', 'agentCompetition', `${agentId}:${competitionId}`);
 }
 
@@ -110,13 +110,13 @@ export function agentPositions(tx: ReadTx<Tables>, competitionId: string, agentI
  * liquidation price: status `Liquidated`, filled at the liquidation price, the whole collateral
  * lost. Runs at every perps sync (start, each snapshot tick, end) and before each admin action.
  */
-export async function liquidateCrossedTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition, at: number): Promise<PerpsPosition[]> {
+export function liquidateCrossedTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition, at: number): PerpsPosition[] {
   const out: PerpsPosition[] = [];
-  for (const p of await tx.find('perpsPositions', 'competition', comp.id)) {
+  for (const p of tx.find('perpsPositions', 'competition', comp.id)) {
     if (p.status !== 'Open') continue;
     const mark = markPrice(deps, p.asset, at);
     if (mark === null || (p.isLong ? mark > p.liquidationPrice : mark < p.liquidationPrice)) continue;
-    out.push(await tx.put('perpsPositions', {
+    out.push(tx.put('perpsPositions', {
       ...p, status: 'Liquidated', closePrice: p.liquidationPrice, realizedPnl: -p.collateral, closedAt: at, updatedAt: at,
     }));
   }
@@ -124,9 +124,9 @@ export async function liquidateCrossedTx(deps: Deps, tx: WriteTx<Tables>, comp: 
 }
 
 /** Stores the mark at `at` on every open position of the competition (its end). */
-async function freezeMarksTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition, at: number): Promise<void> {
-  for (const p of await tx.find('perpsPositions', 'competition', comp.id)) {
-    if (p.status === 'Open') await tx.put('perpsPositions', { ...p, frozenMark: markPrice(deps, p.asset, at) ?? p.entryPrice, updatedAt: at });
+function freezeMarksTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition, at: number): void {
+  for (const p of tx.find('perpsPositions', 'competition', comp.id)) {
+    if (p.status === 'Open') tx.put('perpsPositions', { ...p, frozenMark: markPrice(deps, p.asset, at) ?? p.entryPrice, updatedAt: at });
   }
 }
 
@@ -136,17 +136,17 @@ async function freezeMarksTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition,
  * the start); at the end (status `ending`) the marks of open positions are frozen. Skipped (unless
  * forced) once the end date has passed.
  */
-export async function perpsSnapshotsTx(
+export function perpsSnapshotsTx(
   deps: Deps, tx: WriteTx<Tables>, comp: Competition, agentIds: readonly string[], at: number, force = false,
-): Promise<PortfolioSnapshot[]> {
+): PortfolioSnapshot[] {
   if (!force && comp.endDate !== null && at > comp.endDate) return [];
-  await liquidateCrossedTx(deps, tx, comp, at);
+  liquidateCrossedTx(deps, tx, comp, at);
   // The final sync of an ending competition freezes the marks of what is still open (upstream's sync stops).
-  if (comp.status === 'ending') await freezeMarksTx(deps, tx, comp, at);
+  if (comp.status === 'ending') freezeMarksTx(deps, tx, comp, at);
   const out: PortfolioSnapshot[] = [];
   for (const agentId of agentIds) {
-    const { totalEquity } = accountOf(deps, comp, agentId, await agentPositions(tx, comp.id, agentId), at);
-    out.push(await tx.insert('snapshots', { id: await tx.nextSeq('snapshots'), competitionId: comp.id, agentId, timestamp: at, totalValue: totalEquity }));
+    const { totalEquity } = accountOf(deps, comp, agentId, agentPositions(tx, comp.id, agentId), at);
+    out.push(tx.insert('snapshots', { id: tx.nextSeq('snapshots'), competitionId: comp.id, agentId, timestamp: at, totalValue: totalEquity }));
   }
   return out;
 }
@@ -167,20 +167,20 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
  * actively registered (403), known asset, a side, positive size, leverage 1..50, a price (400s), and a
  * collateral (`sizeUsd / leverage`) within the account's available balance after a liquidation sweep.
  */
-export async function openPositionTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition, i: OpenInput): Promise<PerpsPosition> {
+export function openPositionTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition, i: OpenInput): PerpsPosition {
   requireActivePerps(comp);
-  if ((await tx.get('competitionAgents', `${comp.id}:${i.agentId}`))?.status !== 'active') throw new DomainError('PERPS_NOT_REGISTERED');
+  if ((tx.get('competitionAgents', `${comp.id}:${i.agentId}`))?.status !== 'active') throw new DomainError('PERPS_NOT_REGISTERED');
   const market = resolvePerpsAsset(deps.prices.catalogue(), i.asset);
   if (!market) throw new DomainError('PERPS_UNKNOWN_ASSET', { asset: i.asset });
   if (i.side !== 'long' && i.side !== 'short') throw new DomainError('PERPS_BAD_SIDE');
   if (!(Number.isFinite(i.sizeUsd) && i.sizeUsd > 0)) throw new DomainError('PERPS_BAD_SIZE');
   if (!(Number.isFinite(i.leverage) && i.leverage >= 1 && i.leverage <= MAX_LEVERAGE)) throw new DomainError('PERPS_BAD_LEVERAGE', { max: MAX_LEVERAGE });
   const now = deps.clock.now();
-  await liquidateCrossedTx(deps, tx, comp, now);
+  liquidateCrossedTx(deps, tx, comp, now);
   const entry = markPrice(deps, market.asset, now);
   if (entry === null) throw new DomainError('PERPS_NO_PRICE', { asset: market.asset });
   const collateral = i.sizeUsd / i.leverage;
-  const account = accountOf(deps, comp, i.agentId, await agentPositions(tx, comp.id, i.agentId), now);
+  const account = accountOf(deps, comp, i.agentId, agentPositions(tx, comp.id, i.agentId), now);
   // A hair of tolerance so "all in" (collateral == available) passes despite rounding.
   if (collateral > account.availableBalance * (1 + 1e-12)) {
     throw new DomainError('PERPS_INSUFFICIENT_BALANCE', { collateral: round2(collateral), available: round2(account.availableBalance) });
@@ -195,13 +195,13 @@ export async function openPositionTx(deps: Deps, tx: WriteTx<Tables>, comp: Comp
 }
 
 /** Closes an open position at the current mark (after a liquidation sweep, which may have closed it already). */
-export async function closePositionTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition, positionId: string): Promise<PerpsPosition> {
+export function closePositionTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition, positionId: string): PerpsPosition {
   requireActivePerps(comp);
-  const found = await tx.get('perpsPositions', positionId);
+  const found = tx.get('perpsPositions', positionId);
   if (!found || found.competitionId !== comp.id) throw new DomainError('PERPS_POSITION_NOT_FOUND', { id: positionId });
   const now = deps.clock.now();
-  await liquidateCrossedTx(deps, tx, comp, now);
-  const p = (await tx.get('perpsPositions', positionId))!;
+  liquidateCrossedTx(deps, tx, comp, now);
+  const p = (tx.get('perpsPositions', positionId))!;
   if (p.status !== 'Open') throw new DomainError('PERPS_POSITION_NOT_OPEN', { status: p.status });
   const mark = markPrice(deps, p.asset, now);
   if (mark === null) throw new DomainError('PERPS_NO_PRICE', { asset: p.asset });
@@ -213,22 +213,22 @@ export async function closePositionTx(deps: Deps, tx: WriteTx<Tables>, comp: Com
  * closing a position that turns out to be liquidated) must not undo the catch-up to now.
  */
 async function syncBeforeAction(deps: Deps, competitionId: string): Promise<void> {
-  await deps.store.transact(async (tx) => {
-    const comp = await tx.get('competitions', competitionId);
-    if (comp?.type === 'perpetual_futures' && comp.status === 'active') await liquidateCrossedTx(deps, tx, comp, deps.clock.now());
+  await deps.store.transact((tx) => {
+    const comp = tx.get('competitions', competitionId);
+    if (comp?.type === 'perpetual_futures' && comp.status === 'active') liquidateCrossedTx(deps, tx, comp, deps.clock.now());
   });
 }
 
 /** `POST /api/admin/competitions/{id}/perps/positions`: the new position as read now. */
 export async function openPosition(deps: Deps, competitionId: string, input: OpenInput): Promise<PositionView> {
   await syncBeforeAction(deps, competitionId);
-  const p = await deps.store.transact(async (tx) => openPositionTx(deps, tx, await requireCompetition(tx, competitionId), input));
+  const p = await deps.store.transact((tx) => openPositionTx(deps, tx, requireCompetition(tx, competitionId), input));
   return positionView(deps, p, p.updatedAt);
 }
 
 /** `POST /api/admin/competitions/{id}/perps/positions/{positionId}/close`: the closed position. */
 export async function closePosition(deps: Deps, competitionId: string, positionId: string): Promise<PositionView> {
   await syncBeforeAction(deps, competitionId);
-  const p = await deps.store.transact(async (tx) => closePositionTx(deps, tx, await requireCompetition(tx, competitionId), positionId));
+  const p = await deps.store.transact((tx) => closePositionTx(deps, tx, requireCompetition(tx, competitionId), positionId));
   return positionView(deps, p, p.updatedAt);
 }

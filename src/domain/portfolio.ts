@@ -26,25 +26,25 @@ export function portfolioValue(deps: Deps, balances: readonly Balance[], at: num
 }
 
 /** Ids of agents whose registration in `comp` is active, in registration order. */
-export async function activeAgentIds(tx: ReadTx<Tables>, competitionId: string): Promise<string[]> {
-  return (await tx.find('competitionAgents', 'competition', competitionId)).filter((r) => r.status === 'active').map((r) => r.agentId);
+export function activeAgentIds(tx: ReadTx<Tables>, competitionId: string): string[] {
+  return (tx.find('competitionAgents', 'competition', competitionId)).filter((r) => r.status === 'active').map((r) => r.agentId);
 }
 
 /**
  * Takes one snapshot per given agent at `at` (one shared timestamp). Skips agents without balances,
  * with an unpriced positive balance, or (unless forced) when the competition's end date has passed.
  */
-export async function takeSnapshotsTx(
+export function takeSnapshotsTx(
   deps: Deps, tx: WriteTx<Tables>, comp: Competition, agentIds: readonly string[], at: number, force = false,
-): Promise<PortfolioSnapshot[]> {
+): PortfolioSnapshot[] {
   if (!force && comp.endDate !== null && at > comp.endDate) return [];
   const out: PortfolioSnapshot[] = [];
   for (const agentId of agentIds) {
-    const balances = await tx.find('balances', 'agentCompetition', pairKey(agentId, comp.id));
+    const balances = tx.find('balances', 'agentCompetition', pairKey(agentId, comp.id));
     if (balances.length === 0) continue;
     const value = portfolioValue(deps, balances, at, true);
     if (value === null) continue;
-    out.push(await tx.insert('snapshots', { id: await tx.nextSeq('snapshots'), competitionId: comp.id, agentId, timestamp: at, totalValue: value }));
+    out.push(tx.insert('snapshots', { id: tx.nextSeq('snapshots'), competitionId: comp.id, agentId, timestamp: at, totalValue: value }));
   }
   return out;
 }
@@ -56,8 +56,8 @@ export async function takeSnapshotsTx(
  * one with the latest timestamp (on a tie, the later write), which is what scanning them all with
  * `newestSnapshot` (leaderboard.ts) picks.
  */
-export async function latestSnapshot(tx: ReadTx<Tables>, competitionId: string, agentId: string): Promise<PortfolioSnapshot | undefined> {
-  return (await tx.slice('snapshots', 'agentCompetition', pairKey(agentId, competitionId), -1))[0];
+export function latestSnapshot(tx: ReadTx<Tables>, competitionId: string, agentId: string): PortfolioSnapshot | undefined {
+  return (tx.slice('snapshots', 'agentCompetition', pairKey(agentId, competitionId), -1))[0];
 }
 
 /**
@@ -67,15 +67,15 @@ export async function latestSnapshot(tx: ReadTx<Tables>, competitionId: string, 
  * a walk back over the competition's newest rows (at most two rounds of `agentIds.length`) finds
  * everyone snapshotted in the last rounds at once; the rest are read one by one.
  */
-export async function latestSnapshots(tx: ReadTx<Tables>, competitionId: string, agentIds: readonly string[]): Promise<Map<string, PortfolioSnapshot>> {
+export function latestSnapshots(tx: ReadTx<Tables>, competitionId: string, agentIds: readonly string[]): Map<string, PortfolioSnapshot> {
   const wanted = new Set(agentIds);
   const found = new Map<string, PortfolioSnapshot>();
   const step = Math.max(64, wanted.size);
-  let end = await tx.count('snapshots', 'competition', competitionId);
+  let end = tx.count('snapshots', 'competition', competitionId);
   const stop = Math.max(0, end - 2 * step);
   while (end > stop && found.size < wanted.size) {
     const start = Math.max(stop, end - step);
-    const rows = await tx.slice('snapshots', 'competition', competitionId, start, end);
+    const rows = tx.slice('snapshots', 'competition', competitionId, start, end);
     for (let i = rows.length - 1; i >= 0; i--) {
       const row = rows[i]!;
       if (wanted.has(row.agentId) && !found.has(row.agentId)) found.set(row.agentId, row);
@@ -85,7 +85,7 @@ export async function latestSnapshots(tx: ReadTx<Tables>, competitionId: string,
   if (found.size < wanted.size && end > 0) {
     for (const agentId of wanted) {
       if (found.has(agentId)) continue;
-      const snap = await latestSnapshot(tx, competitionId, agentId);
+      const snap = latestSnapshot(tx, competitionId, agentId);
       if (snap) found.set(agentId, snap);
     }
   }
@@ -93,6 +93,6 @@ export async function latestSnapshots(tx: ReadTx<Tables>, competitionId: string,
 }
 
 /** Snapshots of one agent in one competition, newest first. */
-export async function agentSnapshots(tx: ReadTx<Tables>, competitionId: string, agentId: string): Promise<PortfolioSnapshot[]> {
-  return (await tx.find('snapshots', 'agentCompetition', pairKey(agentId, competitionId))).reverse();
+export function agentSnapshots(tx: ReadTx<Tables>, competitionId: string, agentId: string): PortfolioSnapshot[] {
+  return (tx.find('snapshots', 'agentCompetition', pairKey(agentId, competitionId))).reverse();
 }

@@ -85,15 +85,15 @@ function ratingStats(all: readonly AgentRating[], agentId: string): Pick<PublicA
   return out;
 }
 
-async function competitionStats(tx: ReadTx<Tables>, agent: Agent): Promise<{ stats: Omit<PublicAgentStats, 'rank' | 'score' | 'ranks'>; trophies: Trophy[] }> {
+function competitionStats(tx: ReadTx<Tables>, agent: Agent): { stats: Omit<PublicAgentStats, 'rank' | 'score' | 'ranks'>; trophies: Trophy[] } {
   let completed = 0;
   let best: BestPlacement | undefined;
   const trophies: (Trophy & { endedAt: number })[] = [];
-  for (const reg of await tx.find('competitionAgents', 'agent', agent.id)) {
-    const comp = await tx.get('competitions', reg.competitionId);
+  for (const reg of tx.find('competitionAgents', 'agent', agent.id)) {
+    const comp = tx.get('competitions', reg.competitionId);
     if (!comp || comp.status !== 'ended') continue;
     completed += 1;
-    const row = await tx.get('leaderboards', `${comp.id}:${agent.id}`);
+    const row = tx.get('leaderboards', `${comp.id}:${agent.id}`);
     if (row && (!best || row.rank < best.rank)) best = { competitionId: comp.id, rank: row.rank, score: row.score, totalAgents: row.totalAgents };
     if (reg.status === 'active') {
       const endedAt = comp.endDate ?? comp.createdAt;
@@ -103,8 +103,8 @@ async function competitionStats(tx: ReadTx<Tables>, agent: Agent): Promise<{ sta
   // Newest end first; Array.prototype.sort is stable, so equal instants keep registration order.
   trophies.sort((a, b) => b.endedAt - a.endedAt);
   const stats = {
-    completedCompetitions: completed, totalTrades: await tx.count('trades', 'agent', agent.id), totalPositions: await tx.count('perpsPositions', 'agent', agent.id),
-    totalVotes: await agentVoteCount(tx, agent.id), ...(best ? { bestPlacement: best } : {}),
+    completedCompetitions: completed, totalTrades: tx.count('trades', 'agent', agent.id), totalPositions: tx.count('perpsPositions', 'agent', agent.id),
+    totalVotes: agentVoteCount(tx, agent.id), ...(best ? { bestPlacement: best } : {}),
   };
   return { stats, trophies: trophies.map(({ endedAt: _e, ...t }) => t) };
 }
@@ -121,15 +121,15 @@ async function competitionStats(tx: ReadTx<Tables>, agent: Agent): Promise<{ sta
  * - hasUnclaimedRewards: `metadata.hasUnclaimedRewards === true`, or any earned reward not claimed.
  */
 export async function publicAgentDetail(deps: Deps, agentId: string): Promise<PublicAgentDetail> {
-  return deps.store.read(async (tx) => {
-    const agent = await tx.get('agents', agentId);
+  return deps.store.read((tx) => {
+    const agent = tx.get('agents', agentId);
     if (!agent || agent.generation !== 'current') throw new DomainError('AGENT_NOT_FOUND');
-    const owner = (await tx.get('users', agent.ownerId)) ?? null;
-    const { stats, trophies } = await competitionStats(tx, agent);
+    const owner = (tx.get('users', agent.ownerId)) ?? null;
+    const { stats, trophies } = competitionStats(tx, agent);
     const skills = metadataField(agent, 'skills');
-    const unclaimed = (await agentRewards(tx, agent)).some((r) => !r.claimed);
+    const unclaimed = (agentRewards(tx, agent)).some((r) => !r.claimed);
     return {
-      agent, owner, stats: { ...stats, ...ratingStats(await globalRatings(tx), agent.id) }, trophies,
+      agent, owner, stats: { ...stats, ...ratingStats(globalRatings(tx), agent.id) }, trophies,
       skills: Array.isArray(skills) ? skills.filter((s): s is string => typeof s === 'string') : [],
       hasUnclaimedRewards: metadataField(agent, 'hasUnclaimedRewards') === true || unclaimed,
     };

@@ -14,10 +14,14 @@ export interface Skill { mu: number; sigma: number }
  * functions whenever it happens, so the timing changes no result.
  */
 let openskill: Promise<typeof OpenSkill> | undefined;
+let loaded: typeof OpenSkill | undefined;
 
-/** Loads openskill (once); `compsim serve` calls it after start-up so that no request waits for it. */
-export function loadOpenSkill(): Promise<typeof OpenSkill> {
-  return (openskill ??= import('openskill'));
+/**
+ * Loads openskill (once). A transaction that may end a competition awaits it first, since its
+ * body cannot wait; `compsim serve` calls it after start-up so that no request waits for it.
+ */
+export async function loadOpenSkill(): Promise<typeof OpenSkill> {
+  return (loaded ??= await (openskill ??= import('openskill')));
 }
 
 /** The rating of an agent that has never been rated (openskill's `rating()` defaults: mu 25, sigma 25/3). */
@@ -44,10 +48,11 @@ export const OPENSKILL_FIELD_LIMIT = 256;
  * tau). `priors` are one-agent teams in finishing order, winner first; ranks are strict. The
  * library is pure arithmetic (no clock, no randomness), so the domain calls it directly.
  */
-export async function plackettLuce(priors: readonly Skill[]): Promise<Skill[]> {
+export function plackettLuce(priors: readonly Skill[]): Skill[] {
   if (priors.length === 0) return [];
   if (priors.length > OPENSKILL_FIELD_LIMIT) return linearPlackettLuce(priors);
-  const { rate } = await loadOpenSkill();
+  if (loaded === undefined) throw new Error('openskill is not loaded: await loadOpenSkill() before the transaction');
+  const { rate } = loaded;
   return rate(priors.map((p) => [{ mu: p.mu, sigma: p.sigma }])).map((team) => ({ mu: team[0]!.mu, sigma: team[0]!.sigma }));
 }
 
@@ -100,25 +105,23 @@ function ratingId(agentId: string, type: CompetitionType, arenaId: string | null
 }
 
 /** Ratings of one ranking, best first (ties keep storage order). */
-export async function boardRatings(tx: ReadTx<Tables>, key: string): Promise<AgentRating[]> {
-  return (await tx.find('ratings', 'board', key)).sort((a, b) => b.ordinal - a.ordinal);
+export function boardRatings(tx: ReadTx<Tables>, key: string): AgentRating[] {
+  return (tx.find('ratings', 'board', key)).sort((a, b) => b.ordinal - a.ordinal);
 }
 
 /** Every global (per-type) rating, best first across all types (ties keep storage order). */
-export async function globalRatings(tx: ReadTx<Tables>): Promise<AgentRating[]> {
-  return (await tx.all('ratings')).filter((r) => r.arenaId === null).sort((a, b) => b.ordinal - a.ordinal);
+export function globalRatings(tx: ReadTx<Tables>): AgentRating[] {
+  return (tx.all('ratings')).filter((r) => r.arenaId === null).sort((a, b) => b.ordinal - a.ordinal);
 }
 
-async function updateBoard(
-  tx: WriteTx<Tables>, comp: Competition, agentIds: readonly string[], arenaId: string | null, now: number,
-): Promise<void> {
+function updateBoard(tx: WriteTx<Tables>, comp: Competition, agentIds: readonly string[], arenaId: string | null, now: number): void {
   const current: (AgentRating | undefined)[] = [];
-  for (const agentId of agentIds) current.push(await tx.get('ratings', ratingId(agentId, comp.type, arenaId)));
-  const posterior = await plackettLuce(current.map((r) => (r ? { mu: r.mu, sigma: r.sigma } : INITIAL_SKILL)));
+  for (const agentId of agentIds) current.push(tx.get('ratings', ratingId(agentId, comp.type, arenaId)));
+  const posterior = plackettLuce(current.map((r) => (r ? { mu: r.mu, sigma: r.sigma } : INITIAL_SKILL)));
   for (const [i, agentId] of agentIds.entries()) {
     const before = current[i];
     const { mu, sigma } = posterior[i]!;
-    await tx.put('ratings', {
+    tx.put('ratings', {
       id: ratingId(agentId, comp.type, arenaId), agentId, type: comp.type, arenaId, mu, sigma, ordinal: ratingScore({ mu, sigma }),
       competitions: (before?.competitions ?? 0) + 1, lastCompetitionId: comp.id, createdAt: before?.createdAt ?? now, updatedAt: now,
     });
@@ -131,11 +134,11 @@ async function updateBoard(
  * their rating for the competition's type (global ranking) and one of their rating in its arena.
  * Agents absent from the final leaderboard (withdrawn, disqualified, no snapshot) are not rated.
  */
-export async function updateRatingsTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition): Promise<void> {
-  const rows = (await tx.find('leaderboards', 'competition', comp.id)).sort((a, b) => a.rank - b.rank);
+export function updateRatingsTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition): void {
+  const rows = (tx.find('leaderboards', 'competition', comp.id)).sort((a, b) => a.rank - b.rank);
   if (rows.length === 0) return;
   const agentIds = rows.map((r) => r.agentId);
   const now = deps.clock.now();
-  await updateBoard(tx, comp, agentIds, null, now);
-  await updateBoard(tx, comp, agentIds, comp.arenaId, now);
+  updateBoard(tx, comp, agentIds, null, now);
+  updateBoard(tx, comp, agentIds, comp.arenaId, now);
 }

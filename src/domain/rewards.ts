@@ -13,22 +13,22 @@ export interface EarnedReward { competitionId: string; agentId: string; rank: nu
  * its final leaderboard, the competition's reward table pays that rank more than 0, and the agent
  * is not marked rewards-ineligible. `claimed` is false until an admin sets it.
  */
-export async function earnedReward(tx: ReadTx<Tables>, comp: Competition, agent: Agent): Promise<EarnedReward | null> {
+export function earnedReward(tx: ReadTx<Tables>, comp: Competition, agent: Agent): EarnedReward | null {
   if (comp.status !== 'ended' || agent.isRewardsIneligible) return null;
-  const row = await tx.get('leaderboards', `${comp.id}:${agent.id}`);
+  const row = tx.get('leaderboards', `${comp.id}:${agent.id}`);
   if (!row) return null;
   const reward = comp.rewards.find((r) => r.rank === row.rank)?.reward ?? 0;
   if (!(reward > 0)) return null;
-  const claim = await tx.get('rewardClaims', `${comp.id}:${agent.id}`);
+  const claim = tx.get('rewardClaims', `${comp.id}:${agent.id}`);
   return { competitionId: comp.id, agentId: agent.id, rank: row.rank, reward, claimed: claim?.claimed ?? false };
 }
 
 /** Every reward the agent earned, in registration order. */
-export async function agentRewards(tx: ReadTx<Tables>, agent: Agent): Promise<EarnedReward[]> {
+export function agentRewards(tx: ReadTx<Tables>, agent: Agent): EarnedReward[] {
   const out: EarnedReward[] = [];
-  for (const reg of await tx.find('competitionAgents', 'agent', agent.id)) {
-    const comp = await tx.get('competitions', reg.competitionId);
-    const r = comp ? await earnedReward(tx, comp, agent) : null;
+  for (const reg of tx.find('competitionAgents', 'agent', agent.id)) {
+    const comp = tx.get('competitions', reg.competitionId);
+    const r = comp ? earnedReward(tx, comp, agent) : null;
     if (r) out.push(r);
   }
   return out;
@@ -43,16 +43,16 @@ export interface RewardClaimInput { competitionId: string; agentId: string; clai
  * competition that has not ended -> 400; an agent without a reward there -> 400.
  */
 export async function setRewardClaim(deps: Deps, input: RewardClaimInput): Promise<EarnedReward> {
-  return deps.store.transact(async (tx) => {
-    const comp = await tx.get('competitions', input.competitionId);
+  return deps.store.transact((tx) => {
+    const comp = tx.get('competitions', input.competitionId);
     if (!comp) throw new DomainError('COMPETITION_NOT_FOUND');
-    const agent = await tx.get('agents', input.agentId);
+    const agent = tx.get('agents', input.agentId);
     if (!agent) throw new DomainError('AGENT_NOT_FOUND');
     if (comp.status !== 'ended') throw new DomainError('REWARD_NOT_ENDED', { status: comp.status });
-    const reward = await earnedReward(tx, comp, agent);
+    const reward = earnedReward(tx, comp, agent);
     if (!reward) throw new DomainError('NO_REWARD');
     const id = `${comp.id}:${agent.id}`;
-    await tx.put('rewardClaims', { id, competitionId: comp.id, agentId: agent.id, claimed: input.claimed, updatedAt: deps.clock.now() });
+    tx.put('rewardClaims', { id, competitionId: comp.id, agentId: agent.id, claimed: input.claimed, updatedAt: deps.clock.now() });
     return { ...reward, claimed: input.claimed };
   });
 }

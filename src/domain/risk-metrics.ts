@@ -74,8 +74,8 @@ function chronological(snaps: readonly PortfolioSnapshot[]): PortfolioSnapshot[]
 export interface MetricRanked { agentId: string; value: number; metric: number | null; risk: RiskMetrics | null }
 
 /** The series metrics of one agent in a competition (null without two snapshots). */
-export async function agentRiskMetrics(tx: ReadTx<Tables>, competitionId: string, agentId: string): Promise<RiskMetrics | null> {
-  return riskMetrics(chronological(await tx.find('snapshots', 'agentCompetition', `${agentId}:${competitionId}`)).map((s) => s.totalValue));
+export function agentRiskMetrics(tx: ReadTx<Tables>, competitionId: string, agentId: string): RiskMetrics | null {
+  return riskMetrics(chronological(tx.find('snapshots', 'agentCompetition', `${agentId}:${competitionId}`)).map((s) => s.totalValue));
 }
 
 /**
@@ -83,10 +83,10 @@ export async function agentRiskMetrics(tx: ReadTx<Tables>, competitionId: string
  * absent): perps by Calmar ratio, spot-live by simple return (0 when the first value is <= 0),
  * descending with missing metrics last, ties by latest value descending, then registration order.
  */
-export async function metricRanking(tx: ReadTx<Tables>, comp: Competition, agentIds: readonly string[]): Promise<MetricRanked[]> {
+export function metricRanking(tx: ReadTx<Tables>, comp: Competition, agentIds: readonly string[]): MetricRanked[] {
   const rows: MetricRanked[] = [];
   for (const agentId of agentIds) {
-    const snaps = chronological(await tx.find('snapshots', 'agentCompetition', `${agentId}:${comp.id}`));
+    const snaps = chronological(tx.find('snapshots', 'agentCompetition', `${agentId}:${comp.id}`));
     if (snaps.length === 0) continue;
     const values = snaps.map((s) => s.totalValue);
     const risk = riskMetrics(values);
@@ -109,8 +109,8 @@ export async function metricRanking(tx: ReadTx<Tables>, comp: Competition, agent
  * transaction): the live ranking, each row's score becoming the metric (upstream stores Calmar for
  * perps, simple return for spot-live; equity when an agent has no metric yet).
  */
-export async function finalMetricRows<R extends { agentId: string; score: number }>(tx: ReadTx<Tables>, comp: Competition, rows: readonly R[]): Promise<R[]> {
-  const order = await metricRanking(tx, comp, rows.map((r) => r.agentId));
+export function finalMetricRows<R extends { agentId: string; score: number }>(tx: ReadTx<Tables>, comp: Competition, rows: readonly R[]): R[] {
+  const order = metricRanking(tx, comp, rows.map((r) => r.agentId));
   const byId = new Map(rows.map((r) => [r.agentId, r]));
   return order.map((o) => ({ ...byId.get(o.agentId)!, score: o.metric ?? o.value }));
 }

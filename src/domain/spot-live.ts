@@ -38,11 +38,11 @@ function chainsOf(i: SwapInput): TradeChains {
  * Balances move at once; snapshots follow on the usual schedule. The tx hash defaults to 32 seeded
  * random bytes.
  */
-export async function recordSwapTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition, i: SwapInput): Promise<Trade> {
+export function recordSwapTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition, i: SwapInput): Trade {
   if (comp.type !== 'spot_live_trading') throw new DomainError('SPOT_LIVE_ONLY');
   if (comp.status !== 'active') throw new DomainError('SPOT_LIVE_NOT_ACTIVE', { status: comp.status });
-  if (!(await tx.get('agents', i.agentId))) throw new DomainError('AGENT_NOT_FOUND');
-  if ((await tx.get('competitionAgents', `${comp.id}:${i.agentId}`))?.status !== 'active') throw new DomainError('SPOT_LIVE_NOT_REGISTERED');
+  if (!(tx.get('agents', i.agentId))) throw new DomainError('AGENT_NOT_FOUND');
+  if ((tx.get('competitionAgents', `${comp.id}:${i.agentId}`))?.status !== 'active') throw new DomainError('SPOT_LIVE_NOT_REGISTERED');
   const amount = parseAmount(i.fromAmount);
   if (i.fromToken === i.toToken) throw new DomainError('IDENTICAL_TOKENS');
   const now = deps.clock.now();
@@ -50,15 +50,15 @@ export async function recordSwapTx(deps: Deps, tx: WriteTx<Tables>, comp: Compet
   const { fromPrice, toPrice } = priceBoth(deps, i.fromToken, i.toToken, chains, now);
   const tradeAmountUsd = amount * fromPrice.price;
   const toAmount = i.toAmount !== undefined ? parseAmount(i.toAmount) : toPrice.price > 0 ? tradeAmountUsd / toPrice.price : 0;
-  const rows = await tx.find('balances', 'agentCompetition', `${i.agentId}:${comp.id}`);
+  const rows = tx.find('balances', 'agentCompetition', `${i.agentId}:${comp.id}`);
   const fromRow = findBalanceRow(rows, i.fromToken);
   if ((fromRow?.amount ?? 0) < amount) {
     throw new DomainError('INSUFFICIENT_BALANCE', {}, { details: { rule: 'balance', token: i.fromToken, requested: amount, available: fromRow?.amount ?? 0 } });
   }
   const txHash = i.txHash ?? `0x${deps.ids.hex(32)}`;
-  if ((await tx.find('trades', 'competition', comp.id)).some((t) => t.txHash === txHash)) throw new DomainError('SPOT_LIVE_DUPLICATE_TX', { txHash });
-  await tx.put('balances', changedBalance(fromRow!, { amount: fromRow!.amount - amount, updatedAt: now }));
-  if (toAmount > 0) await credit(deps, tx, rows, i.agentId, comp, i.toToken, toAmount, toPrice, now);
+  if ((tx.find('trades', 'competition', comp.id)).some((t) => t.txHash === txHash)) throw new DomainError('SPOT_LIVE_DUPLICATE_TX', { txHash });
+  tx.put('balances', changedBalance(fromRow!, { amount: fromRow!.amount - amount, updatedAt: now }));
+  if (toAmount > 0) credit(deps, tx, rows, i.agentId, comp, i.toToken, toAmount, toPrice, now);
   return tx.insert('trades', {
     id: deps.ids.uuid(), agentId: i.agentId, competitionId: comp.id, fromToken: i.fromToken, toToken: i.toToken, fromAmount: amount, toAmount,
     tradeAmountUsd, toTokenSymbol: toPrice.symbol, fromTokenSymbol: fromPrice.symbol, reason: SPOT_LIVE_REASON,
@@ -69,5 +69,5 @@ export async function recordSwapTx(deps: Deps, tx: WriteTx<Tables>, comp: Compet
 
 /** `POST /api/admin/competitions/{competitionId}/spot-live/swaps`: {@link recordSwapTx} in its own transaction. */
 export function recordSwap(deps: Deps, competitionId: string, i: SwapInput): Promise<Trade> {
-  return deps.store.transact(async (tx) => recordSwapTx(deps, tx, await requireCompetition(tx, competitionId), i));
+  return deps.store.transact((tx) => recordSwapTx(deps, tx, requireCompetition(tx, competitionId), i));
 }

@@ -27,9 +27,9 @@ export class TableMemo<V> {
    * The value for `key`: remembered, or `compute()`d and remembered unless `keep` says the value
    * depends on more than the tables (the clock, prices) and must not be reused.
    */
-  async get(store: object, tx: ReadTx<Tables>, key: string, compute: () => Promise<V>, keep: (v: V) => boolean = () => true): Promise<V> {
+  get(store: object, tx: ReadTx<Tables>, key: string, compute: () => V, keep: (v: V) => boolean = () => true): V {
     const versions: number[] = [];
-    for (const t of this.tables) versions.push(await tx.version(t));
+    for (const t of this.tables) versions.push(tx.version(t));
     let entries = this.byStore.get(store);
     if (entries === undefined) {
       entries = new Map();
@@ -37,11 +37,11 @@ export class TableMemo<V> {
     }
     const hit = entries.get(key);
     if (hit !== undefined && sameVersions(hit.versions, versions)) return hit.value;
-    const value = await compute();
+    const value = compute();
     entries.delete(key);
     if (!keep(value)) return value;
     // A computation that wrote to its own tables (none does) would have moved them: re-read to be safe.
-    for (let i = 0; i < this.tables.length; i++) if ((await tx.version(this.tables[i]!)) !== versions[i]) return value;
+    for (let i = 0; i < this.tables.length; i++) if ((tx.version(this.tables[i]!)) !== versions[i]) return value;
     entries.set(key, { versions, value });
     if (entries.size > this.limit) entries.delete(entries.keys().next().value!);
     return value;

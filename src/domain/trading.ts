@@ -149,14 +149,14 @@ function checkExecuteInput(cid: unknown, i: ExecuteInput) {
 }
 
 /** Adds `amount` of the to-token, overwriting the row's symbol and chain with the price report's. */
-export async function credit(deps: Deps, tx: WriteTx<Tables>, rows: readonly Balance[], agentId: string, comp: Competition, token: string, amount: number, p: ResolvedPrice, now: number) {
+export function credit(deps: Deps, tx: WriteTx<Tables>, rows: readonly Balance[], agentId: string, comp: Competition, token: string, amount: number, p: ResolvedPrice, now: number) {
   const row = findBalanceRow(rows, token);
   if (row) {
-    await tx.put('balances', changedBalance(row, { amount: row.amount + amount, symbol: p.symbol, specificChain: p.specificChain, updatedAt: now }));
+    tx.put('balances', changedBalance(row, { amount: row.amount + amount, symbol: p.symbol, specificChain: p.specificChain, updatedAt: now }));
     return;
   }
-  await tx.insert('balances', {
-    id: await tx.nextSeq('balances'), agentId, competitionId: comp.id, tokenAddress: internToken(token), amount,
+  tx.insert('balances', {
+    id: tx.nextSeq('balances'), agentId, competitionId: comp.id, tokenAddress: internToken(token), amount,
     symbol: p.symbol, specificChain: p.specificChain, createdAt: now, updatedAt: now,
   });
 }
@@ -164,12 +164,12 @@ export async function credit(deps: Deps, tx: WriteTx<Tables>, rows: readonly Bal
 /** `POST /api/trade/execute`: every check of reference §1.2 in order, then one all-or-nothing write. */
 export async function executeTrade(deps: Deps, principal: Principal, input: ExecuteInput): Promise<Trade> {
   const agentId = callerAgentId(principal);
-  return deps.store.transact(async (tx) => {
+  return deps.store.transact((tx) => {
     // Only an omitted competitionId costs a lookup (an extra await per trade otherwise).
-    const given = input.competitionId !== undefined ? input.competitionId : await implicitCompetitionId(tx, principal, EXECUTE_USAGE);
+    const given = input.competitionId !== undefined ? input.competitionId : implicitCompetitionId(tx, principal, EXECUTE_USAGE);
     const { cid, from, to, reason, amount } = checkExecuteInput(given, input);
     if (!isUuid(cid)) throw new DomainError('INVALID_UUID_SYNTAX', { value: cid }, { details: { rule: 'competitionId', competitionId: cid } });
-    const comp = await tx.get('competitions', cid.toLowerCase());
+    const comp = tx.get('competitions', cid.toLowerCase());
     if (!comp) throw new DomainError('COMPETITION_ID_NOT_FOUND', { id: cid }, { details: { rule: 'competitionExists', competitionId: cid } });
     requirePaperTrading(comp);
     const now = deps.clock.now();
@@ -178,7 +178,7 @@ export async function executeTrade(deps: Deps, principal: Principal, input: Exec
     if ((comp.endDate !== null && now > comp.endDate) || comp.status === 'ended' || comp.status === 'ending') {
       throw new DomainError('TRADE_COMPETITION_ENDED', { name: comp.name }, { details: { rule: 'competitionEnded', endDate: comp.endDate, now } });
     }
-    const reg = await tx.get('competitionAgents', pairKey(comp.id, agentId));
+    const reg = tx.get('competitionAgents', pairKey(comp.id, agentId));
     if (reg?.status !== 'active') {
       throw new DomainError('TRADE_NOT_REGISTERED', { agentId, competitionId: cid }, { details: { rule: 'registration', agentId, competitionId: comp.id, status: reg?.status ?? null } });
     }
@@ -189,7 +189,7 @@ export async function executeTrade(deps: Deps, principal: Principal, input: Exec
     const { fromPrice, toPrice } = priceBoth(deps, from, to, chains, now);
     if (toPrice.price > 0) checkConstraints(to, toPrice, comp.tradingConstraints, now);
     const tradeAmountUsd = amount * fromPrice.price;
-    const rows = await tx.find('balances', 'agentCompetition', pairKey(agentId, comp.id));
+    const rows = tx.find('balances', 'agentCompetition', pairKey(agentId, comp.id));
     const fromRow = findBalanceRow(rows, from);
     const available = fromRow?.amount ?? 0;
     if (available < amount) throw new DomainError('INSUFFICIENT_BALANCE', {}, { details: { rule: 'balance', token: from, requested: amount, available } });
@@ -202,8 +202,8 @@ export async function executeTrade(deps: Deps, principal: Principal, input: Exec
       });
     }
     const { slippage, toAmount } = fill(deps, tradeAmountUsd, toPrice.price, comp.slippageModel);
-    await tx.put('balances', changedBalance(fromRow!, { amount: fromRow!.amount - amount, updatedAt: now }));
-    if (toAmount > 0) await credit(deps, tx, rows, agentId, comp, to, toAmount, toPrice, now);
+    tx.put('balances', changedBalance(fromRow!, { amount: fromRow!.amount - amount, updatedAt: now }));
+    if (toAmount > 0) credit(deps, tx, rows, agentId, comp, to, toAmount, toPrice, now);
     const trade: Trade = {
       id: deps.ids.uuid(), agentId, competitionId: comp.id, fromToken: internToken(from), toToken: internToken(to), fromAmount: amount, toAmount,
       tradeAmountUsd, toTokenSymbol: toPrice.symbol, fromTokenSymbol: fromPrice.symbol,
@@ -237,10 +237,10 @@ export interface Quote {
  */
 export async function quoteTrade(deps: Deps, principal: Principal, q: QuoteInput): Promise<Quote> {
   // A read that draws slippage: the draw runs inside the store queue so it is ordered with writes.
-  return deps.store.read(async (tx) => {
-    const cid = q.competitionId ?? (await implicitCompetitionId(tx, principal, 'GET /api/trade/quote?competitionId=xxx'));
+  return deps.store.read((tx) => {
+    const cid = q.competitionId ?? (implicitCompetitionId(tx, principal, 'GET /api/trade/quote?competitionId=xxx'));
     const amount = parseAmount(q.amount);
-    const comp = await tx.get('competitions', cid.toLowerCase());
+    const comp = tx.get('competitions', cid.toLowerCase());
     if (!comp) throw new DomainError('COMPETITION_NOT_FOUND');
     requirePaperTrading(comp);
     const now = deps.clock.now();

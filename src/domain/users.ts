@@ -21,10 +21,10 @@ export interface RegisterUserResult { user: User; agent?: Agent; apiKey?: string
  * sandbox competitions. A failing agent does not undo the user: upstream answers 201 with `agentError`.
  */
 export async function registerUser(deps: Deps, input: RegisterUserInput): Promise<RegisterUserResult> {
-  const user = await deps.store.transact(async (tx) => {
+  const user = await deps.store.transact((tx) => {
     const wallet = input.walletAddress.toLowerCase();
-    if ((await tx.count('users', 'wallet', wallet)) > 0) throw new DomainError('USER_WALLET_EXISTS');
-    if (input.email !== undefined && (await tx.count('users', 'email', input.email.toLowerCase())) > 0) {
+    if ((tx.count('users', 'wallet', wallet)) > 0) throw new DomainError('USER_WALLET_EXISTS');
+    if (input.email !== undefined && (tx.count('users', 'email', input.email.toLowerCase())) > 0) {
       throw new DomainError('USER_EMAIL_EXISTS');
     }
     const now = deps.clock.now();

@@ -38,18 +38,18 @@ function windowBlock(comp: Competition, now: number): Block | null {
 const statusReason = (comp: Competition) => `Competition status does not allow voting (${comp.status})`;
 
 /** The user's vote in a competition, if any (one per user per competition). */
-export async function userVote(tx: ReadTx<Tables>, competitionId: string, userId: string): Promise<Vote | undefined> {
-  return (await tx.find('votes', 'userCompetition', `${userId}:${competitionId}`))[0];
+export function userVote(tx: ReadTx<Tables>, competitionId: string, userId: string): Vote | undefined {
+  return (tx.find('votes', 'userCompetition', `${userId}:${competitionId}`))[0];
 }
 
 /** Number of votes cast in a competition (`totalVotes`). */
-export function competitionVoteCount(tx: ReadTx<Tables>, competitionId: string): Promise<number> {
+export function competitionVoteCount(tx: ReadTx<Tables>, competitionId: string): number {
   return tx.count('votes', 'competition', competitionId);
 }
 
 /** Votes for one agent: in one competition (participants' `voteCount`), or across all when `competitionId` is omitted. */
-export async function agentVoteCount(tx: ReadTx<Tables>, agentId: string, competitionId?: string): Promise<number> {
-  const votes = await tx.find('votes', 'agent', agentId);
+export function agentVoteCount(tx: ReadTx<Tables>, agentId: string, competitionId?: string): number {
+  const votes = tx.find('votes', 'agent', agentId);
   return competitionId === undefined ? votes.length : votes.filter((v) => v.competitionId === competitionId).length;
 }
 
@@ -62,8 +62,8 @@ function voteInfo(vote: Vote | undefined): UserVotingState['info'] {
  * first (then `info` carries only `hasVoted`), then the window, then "already voted"; no reason
  * when the user can vote. Callers derive `votingEnabled = canVote || info.hasVoted`.
  */
-export async function competitionVotingState(tx: ReadTx<Tables>, comp: Competition, userId: string, now: number): Promise<UserVotingState> {
-  const vote = await userVote(tx, comp.id, userId);
+export function competitionVotingState(tx: ReadTx<Tables>, comp: Competition, userId: string, now: number): UserVotingState {
+  const vote = userVote(tx, comp.id, userId);
   if (!VOTING_STATUSES.includes(comp.status)) return { canVote: false, reason: statusReason(comp), info: { hasVoted: vote !== undefined } };
   const info = voteInfo(vote);
   const blocked = windowBlock(comp, now);
@@ -77,8 +77,8 @@ export async function competitionVotingState(tx: ReadTx<Tables>, comp: Competiti
  * `canVote`/`reason` come from status and window only (the list does not turn `canVote` off once
  * the user has voted); `info` always carries the user's vote when there is one.
  */
-export async function competitionListVotingState(tx: ReadTx<Tables>, comp: Competition, userId: string, now: number): Promise<UserVotingState> {
-  const info = voteInfo(await userVote(tx, comp.id, userId));
+export function competitionListVotingState(tx: ReadTx<Tables>, comp: Competition, userId: string, now: number): UserVotingState {
+  const info = voteInfo(userVote(tx, comp.id, userId));
   if (!VOTING_STATUSES.includes(comp.status)) return { canVote: false, reason: statusReason(comp), info };
   const blocked = windowBlock(comp, now);
   if (blocked) return { canVote: false, reason: blockMessage(blocked), info };
@@ -86,16 +86,16 @@ export async function competitionListVotingState(tx: ReadTx<Tables>, comp: Compe
 }
 
 /** The voting user: the given user, or the owner of the given agent. */
-async function resolveVoter(tx: ReadTx<Tables>, input: CastVoteInput): Promise<User> {
+function resolveVoter(tx: ReadTx<Tables>, input: CastVoteInput): User {
   if ((input.userId === undefined) === (input.agentId === undefined)) throw new DomainError('VOTER_REQUIRED');
   if (input.userId !== undefined) {
-    const user = await tx.get('users', input.userId);
+    const user = tx.get('users', input.userId);
     if (!user) throw new DomainError('USER_ID_NOT_FOUND', { id: input.userId });
     return user;
   }
-  const agent = await tx.get('agents', input.agentId!);
+  const agent = tx.get('agents', input.agentId!);
   if (!agent) throw new DomainError('VOTER_AGENT_NOT_FOUND', { id: input.agentId! });
-  const owner = await tx.get('users', agent.ownerId);
+  const owner = tx.get('users', agent.ownerId);
   if (!owner) throw new DomainError('AGENT_OWNER_NOT_FOUND');
   return owner;
 }
@@ -107,18 +107,18 @@ async function resolveVoter(tx: ReadTx<Tables>, input: CastVoteInput): Promise<U
  * voting window, one vote per user per competition.
  */
 export async function castVote(deps: Deps, input: CastVoteInput): Promise<Vote> {
-  return deps.store.transact(async (tx) => {
-    const voter = await resolveVoter(tx, input);
-    const comp = await tx.get('competitions', input.competitionId);
+  return deps.store.transact((tx) => {
+    const voter = resolveVoter(tx, input);
+    const comp = tx.get('competitions', input.competitionId);
     if (!comp) throw new DomainError('COMPETITION_NOT_FOUND');
-    if (!(await tx.get('agents', input.votedAgentId))) throw new DomainError('AGENT_NOT_FOUND');
-    const reg = await tx.get('competitionAgents', `${comp.id}:${input.votedAgentId}`);
+    if (!(tx.get('agents', input.votedAgentId))) throw new DomainError('AGENT_NOT_FOUND');
+    const reg = tx.get('competitionAgents', `${comp.id}:${input.votedAgentId}`);
     if (reg?.status !== 'active') throw new DomainError('VOTE_AGENT_NOT_ACTIVE');
     if (!VOTING_STATUSES.includes(comp.status)) throw new DomainError('VOTING_STATUS', { status: comp.status });
     const now = deps.clock.now();
     const blocked = windowBlock(comp, now);
     if (blocked) throw new DomainError(blocked.code, blocked.params);
-    if (await userVote(tx, comp.id, voter.id)) throw new DomainError('ALREADY_VOTED');
+    if (userVote(tx, comp.id, voter.id)) throw new DomainError('ALREADY_VOTED');
     return tx.insert('votes', { id: deps.ids.uuid(), userId: voter.id, agentId: input.votedAgentId, competitionId: comp.id, createdAt: now });
   });
 }

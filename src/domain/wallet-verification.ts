@@ -32,10 +32,10 @@ function walletAgentId(principal: Principal): string {
  */
 export async function issueNonce(deps: Deps, principal: Principal): Promise<{ nonce: string; expiresAt: number }> {
   const agentId = walletAgentId(principal);
-  return deps.store.transact(async (tx) => {
-    for (const old of await tx.find('agentNonces', 'agent', agentId)) await tx.delete('agentNonces', old.id);
+  return deps.store.transact((tx) => {
+    for (const old of tx.find('agentNonces', 'agent', agentId)) tx.delete('agentNonces', old.id);
     const now = deps.clock.now();
-    const row = await tx.insert('agentNonces', { id: deps.ids.nonce(), agentId, expiresAt: now + NONCE_TTL_MS, createdAt: now, usedAt: null });
+    const row = tx.insert('agentNonces', { id: deps.ids.nonce(), agentId, expiresAt: now + NONCE_TTL_MS, createdAt: now, usedAt: null });
     return { nonce: row.id, expiresAt: row.expiresAt };
   });
 }
@@ -93,7 +93,7 @@ export interface VerifyInput { message?: unknown; signature?: unknown }
  * timestamp counts as too old; upstream lets it through), nonce exists, is the caller's, is unused,
  * is not expired. Returns the parsed message.
  */
-async function checkMessage(deps: Deps, tx: WriteTx<Tables>, agentId: string, message: string): Promise<AgentNonce> {
+function checkMessage(deps: Deps, tx: WriteTx<Tables>, agentId: string, message: string): AgentNonce {
   const f = parseVerificationMessage(message);
   if (f.domain !== deps.config.walletDomain) throw new DomainError('WALLET_BAD_DOMAIN');
   if (f.purpose !== WALLET_PURPOSE) throw new DomainError('WALLET_BAD_PURPOSE');
@@ -101,7 +101,7 @@ async function checkMessage(deps: Deps, tx: WriteTx<Tables>, agentId: string, me
   const at = Date.parse(f.timestamp);
   if (!Number.isFinite(at) || at < now - MAX_MESSAGE_AGE_MS) throw new DomainError('WALLET_TOO_OLD');
   if (at > now + MAX_MESSAGE_SKEW_MS) throw new DomainError('WALLET_TOO_NEW');
-  const nonce = await tx.get('agentNonces', f.nonce);
+  const nonce = tx.get('agentNonces', f.nonce);
   if (!nonce) throw new DomainError('WALLET_BAD_NONCE');
   if (nonce.agentId !== agentId) throw new DomainError('WALLET_NONCE_OTHER_AGENT');
   if (nonce.usedAt !== null) throw new DomainError('WALLET_NONCE_USED');
@@ -122,18 +122,20 @@ export async function verifyWallet(deps: Deps, principal: Principal, input: Veri
   const message = input?.message;
   const signature = input?.signature;
   if (typeof message !== 'string' || typeof signature !== 'string' || !message || !signature) throw new DomainError('WALLET_FIELDS_REQUIRED');
-  const outcome = await deps.store.transact(async (tx): Promise<{ error: ErrorCode } | { address: string }> => {
-    const nonce = await checkMessage(deps, tx, agentId, message);
+  // The signature covers the original, untrimmed text. Recovering it needs no state (and ethers
+  // loads asynchronously), so it runs first; its result is only looked at after the nonce checks.
+  const signer = await recoverPersonalSigner(message, signature);
+  const outcome = await deps.store.transact((tx): { error: ErrorCode } | { address: string } => {
+    const nonce = checkMessage(deps, tx, agentId, message);
     const now = deps.clock.now();
-    await tx.put('agentNonces', { ...nonce, usedAt: now });
-    // The signature covers the original, untrimmed text.
-    const address = await recoverPersonalSigner(message, signature);
+    tx.put('agentNonces', { ...nonce, usedAt: now });
+    const address = signer;
     if (address === null) return { error: 'WALLET_BAD_SIGNATURE' };
-    if ((await tx.find('users', 'wallet', address)).length > 0) return { error: 'WALLET_OF_USER' };
-    if ((await tx.find('agents', 'wallet', address)).some((a) => a.id !== agentId)) return { error: 'WALLET_OF_OTHER_AGENT' };
-    const agent = await tx.get('agents', agentId);
+    if ((tx.find('users', 'wallet', address)).length > 0) return { error: 'WALLET_OF_USER' };
+    if ((tx.find('agents', 'wallet', address)).some((a) => a.id !== agentId)) return { error: 'WALLET_OF_OTHER_AGENT' };
+    const agent = tx.get('agents', agentId);
     if (!agent) return { error: 'AGENT_NOT_FOUND' };
-    await tx.put('agents', { ...agent, walletAddress: address, updatedAt: now });
+    tx.put('agents', { ...agent, walletAddress: address, updatedAt: now });
     return { address };
   });
   if ('error' in outcome) throw new DomainError(outcome.error);

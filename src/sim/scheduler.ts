@@ -4,7 +4,7 @@ import type { Deps } from '../domain/deps.js';
 import { DomainError } from '../domain/errors.js';
 import { runDueScriptActions } from '../domain/competition-script.js';
 import { nextBadgeRefreshAt, refreshCompetitionBadges } from '../domain/inference.js';
-import { endCompetitionWithTeamsTx } from '../domain/legacy/admin-lifecycle.js';
+import { endCompetitionWithTeams } from '../domain/legacy/admin-lifecycle.js';
 import { periodicSnapshot, startCompetitionTx } from '../domain/lifecycle.js';
 import type { Competition } from '../domain/model.js';
 
@@ -53,11 +53,9 @@ async function runJob(deps: Deps, job: Job): Promise<void> {
   if (job.kind === 'snapshot') return periodicSnapshot(deps, job.competitionId);
   if (job.kind === 'script') return runDueScriptActions(deps, job.competitionId);
   if (job.kind === 'badge') return refreshCompetitionBadges(deps, job.competitionId);
-  await deps.store.transact(async (tx) => {
-    if (job.kind === 'start') await startCompetitionTx(deps, tx, job.competitionId);
-    // The auto-end deactivates teams exactly like the admin end (legacy generation).
-    else await endCompetitionWithTeamsTx(deps, tx, job.competitionId);
-  });
+  if (job.kind === 'start') await deps.store.transact((tx) => startCompetitionTx(deps, tx, job.competitionId));
+  // The auto-end deactivates teams exactly like the admin end (legacy generation).
+  else await endCompetitionWithTeams(deps, job.competitionId);
 }
 
 /**

@@ -30,9 +30,9 @@ function openStore(dir: string, options: Omit<FileStoreOptions, 'dir'> = {}) {
 async function fill(dir: string, n: number, options: Omit<FileStoreOptions, 'dir'> = {}) {
   const { store, counter } = openStore(dir, options);
   for (let i = 0; i < n; i++) {
-    await store.transact(async (tx) => {
-      await tx.put('items', { id: `i${i % 7}`, group: `g${i % 3}`, n: i });
-      await tx.insert('logs', { id: await tx.nextSeq('logs'), msg: `line ${i} ${'x'.repeat(100)}` });
+    await store.transact((tx) => {
+      tx.put('items', { id: `i${i % 7}`, group: `g${i % 3}`, n: i });
+      tx.insert('logs', { id: tx.nextSeq('logs'), msg: `line ${i} ${'x'.repeat(100)}` });
       counter.value += 1;
     });
   }
@@ -125,10 +125,10 @@ describe('FileStore state directory', () => {
   it('shares one sync among transactions that commit while another sync runs (group commit)', async () => {
     const dir = fresh();
     const { store } = openStore(dir);
-    await store.transact(async (tx) => { await tx.insert('items', { id: 'first', group: null, n: 0 }); });
+    await store.transact((tx) => { tx.insert('items', { id: 'first', group: null, n: 0 }); });
     const syncsBefore = store.stateDir!.syncs;
-    await Promise.all(Array.from({ length: 100 }, (_, i) => store.transact(async (tx) => {
-      await tx.insert('items', { id: `c${i}`, group: null, n: i });
+    await Promise.all(Array.from({ length: 100 }, (_, i) => store.transact((tx) => {
+      tx.insert('items', { id: `c${i}`, group: null, n: i });
     })));
     const used = store.stateDir!.syncs - syncsBefore;
     expect(used).to.be.within(1, 20);

@@ -19,7 +19,7 @@ describe('FileStore', () => {
   afterEach(async () => {
     for (const { store, dir } of open.splice(0)) {
       // An empty transaction journals aux states the test changed outside transactions.
-      const before = await store.transact(async () => undefined).then(() => store.dump(), () => null);
+      const before = await store.transact(() => undefined).then(() => store.dump(), () => null);
       await store.close();
       if (before) {
         const again = new FileStore<T>(SCHEMA, { dir });

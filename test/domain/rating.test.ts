@@ -36,13 +36,13 @@ describe('domain/rating', () => {
     });
 
     it('reproduces the reference examples for 2 and 3 new agents', async () => {
-      const two = await plackettLuce([INITIAL_SKILL, INITIAL_SKILL]);
+      const two = plackettLuce([INITIAL_SKILL, INITIAL_SKILL]);
       expect(two[0]!.mu).to.be.closeTo(27.635231, 1e-6);
       expect(two[0]!.sigma).to.be.closeTo(8.065506, 1e-6);
       expect(two[1]!.mu).to.be.closeTo(22.364769, 1e-6);
       expect(ratingScore(two[0]!)).to.be.closeTo(1582.5291, 1e-4);
       expect(ratingScore(two[1]!)).to.be.closeTo(1456.0380, 1e-4);
-      const three = (await plackettLuce([INITIAL_SKILL, INITIAL_SKILL, INITIAL_SKILL])).map(ratingScore);
+      const three = plackettLuce([INITIAL_SKILL, INITIAL_SKILL, INITIAL_SKILL]).map(ratingScore);
       expect(three[0]).to.be.closeTo(1578.1048, 1e-4);
       expect(three[1]).to.be.closeTo(1537.0495, 1e-4);
       expect(three[2]).to.be.closeTo(1433.7700, 1e-4);
@@ -54,7 +54,7 @@ describe('domain/rating', () => {
         [{ mu: 18, sigma: 6 }, { mu: 31, sigma: 2.5 }, { mu: 25, sigma: 25 / 3 }, { mu: 27, sigma: 5 }],
         [INITIAL_SKILL, { mu: 40, sigma: 1 }, { mu: 10, sigma: 9 }, INITIAL_SKILL, { mu: 25.5, sigma: 0.5 }, { mu: 22, sigma: 3 }],
       ];
-      for (const priors of cases) expectSkills(await plackettLuce(priors), independentPL(priors));
+      for (const priors of cases) expectSkills(plackettLuce(priors), independentPL(priors));
       expect(score({ mu: 30, sigma: 4 })).to.be.closeTo(ratingScore({ mu: 30, sigma: 4 }), 1e-9);
     });
 
@@ -71,15 +71,15 @@ describe('domain/rating', () => {
       }), { seed: 20261123, numRuns: 25 });
       // A field of fresh agents just over the limit goes the linear way, and agrees with the formula.
       const big = Array.from({ length: OPENSKILL_FIELD_LIMIT + 1 }, () => INITIAL_SKILL);
-      expectSkills(await plackettLuce(big), independentPL(big));
-      expect(await plackettLuce(big)).to.deep.equal(linearPlackettLuce(big));
+      expectSkills(plackettLuce(big), independentPL(big));
+      expect(plackettLuce(big)).to.deep.equal(linearPlackettLuce(big));
       const small = big.slice(1);
-      expect(await plackettLuce(small)).to.deep.equal(viaOpenskill(small));
+      expect(plackettLuce(small)).to.deep.equal(viaOpenskill(small));
     });
 
     it('leaves a lone agent unchanged and rates nobody for an empty field', async () => {
-      expectSkills(await plackettLuce([{ mu: 28, sigma: 3 }]), [{ mu: 28, sigma: 3 }]);
-      expect(await plackettLuce([])).to.deep.equal([]);
+      expectSkills(plackettLuce([{ mu: 28, sigma: 3 }]), [{ mu: 28, sigma: 3 }]);
+      expect(plackettLuce([])).to.deep.equal([]);
     });
   });
 
@@ -90,15 +90,15 @@ describe('domain/rating', () => {
     /** A competition row plus a frozen leaderboard in the given finishing order. */
     async function ended(id: string, type: CompetitionType, arenaId: string, order: string[]): Promise<Competition> {
       const comp = { id, type, arenaId, status: 'ending' } as Competition;
-      await w.deps.store.transact(async (tx) => {
+      await w.deps.store.transact((tx) => {
         for (const [i, agentId] of order.entries()) {
           const row: LeaderboardEntry = {
             id: `${id}:${agentId}`, competitionId: id, agentId, rank: i + 1, score: 100 - i, pnl: 0, startingValue: 100,
             totalAgents: order.length, createdAt: 0,
           };
-          await tx.insert('leaderboards', row);
+          tx.insert('leaderboards', row);
         }
-        await updateRatingsTx(w.deps, tx, comp);
+        updateRatingsTx(w.deps, tx, comp);
       });
       return comp;
     }

@@ -18,10 +18,10 @@ export const CUP_BALANCES = [
 
 /** Sets an agent's SOL holding in a competition (stands in for trades). */
 export async function setSol(s: TestServer, competitionId: string, agentId: string, amount: number): Promise<void> {
-  await s.world.deps.store.transact(async (tx) => {
-    const row = (await tx.find('balances', 'agentCompetition', `${agentId}:${competitionId}`)).find((b) => b.symbol.toLowerCase() === 'sol');
+  await s.world.deps.store.transact((tx) => {
+    const row = (tx.find('balances', 'agentCompetition', `${agentId}:${competitionId}`)).find((b) => b.symbol.toLowerCase() === 'sol');
     expect(row, 'SOL balance row').to.not.equal(undefined);
-    await tx.put('balances', { ...row!, amount });
+    tx.put('balances', { ...row!, amount });
   });
 }
 

@@ -35,9 +35,9 @@ function requestParts(route: RouteDef, p: Pools): { query: Record<string, string
 
 /** Everything private to an agent: its row, balances, registrations and trades. */
 async function privateRows(s: TestServer, agentId: string): Promise<string> {
-  return s.world.deps.store.read(async (tx) => JSON.stringify([
-    await tx.get('agents', agentId), (await tx.all('balances')).filter((b) => b.agentId === agentId), (await tx.all('competitionAgents')).filter((r) => r.agentId === agentId),
-    (await tx.all('trades')).filter((t) => t.agentId === agentId),
+  return s.world.deps.store.read((tx) => JSON.stringify([
+    tx.get('agents', agentId), (tx.all('balances')).filter((b) => b.agentId === agentId), (tx.all('competitionAgents')).filter((r) => r.agentId === agentId),
+    (tx.all('trades')).filter((t) => t.agentId === agentId),
   ]));
 }
 

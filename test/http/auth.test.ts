@@ -82,8 +82,8 @@ describe('authentication', () => {
       expect((await s.call('GET', '/api/price', { key: ADMIN_KEY, query: SOL })).status).to.equal(200);
     }
     const store = s.world.deps.store;
-    await store.transact(async (tx) => {
-      for (const admin of await tx.all('admins')) await tx.put('admins', { ...admin, status: 'inactive' });
+    await store.transact((tx) => {
+      for (const admin of tx.all('admins')) tx.put('admins', { ...admin, status: 'inactive' });
     });
     try {
       expectError(await s.call('GET', '/api/admin/agents', { key: ADMIN_KEY }), 403, INACTIVE);

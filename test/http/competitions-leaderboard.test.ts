@@ -64,8 +64,8 @@ describe('GET /api/competitions/leaderboard', () => {
   });
 
   it('falls back to live portfolio values when no agent has a snapshot', async () => {
-    await s.world.deps.store.transact(async (tx) => {
-      for (const row of await tx.find('snapshots', 'competition', cup.cid)) await tx.delete('snapshots', row.id);
+    await s.world.deps.store.transact((tx) => {
+      for (const row of tx.find('snapshots', 'competition', cup.cid)) tx.delete('snapshots', row.id);
     });
     setSolPrice(s, 300);
     // Live: A 5 x 300 + 1000 = 2500, B 7000, C 4000.

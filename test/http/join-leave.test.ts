@@ -113,7 +113,7 @@ describe('POST /api/competitions/{competitionId}/agents/{agentId}', () => {
     const c = await createCompetition(s, ADMIN_KEY);
     const principal: Principal = { kind: 'agent', agentId: a.agentId, ownerId: a.userId, generation: 'current' };
     for (const status of ['suspended', 'deleted'] as const) {
-      await s.world.deps.store.transact(async (tx) => { await tx.put('agents', { ...(await tx.get('agents', a.agentId))!, status }); });
+      await s.world.deps.store.transact((tx) => { tx.put('agents', { ...(tx.get('agents', a.agentId))!, status }); });
       const err = await domainError(joinCompetition(s.world.deps, { principal, competitionId: c.id, agentId: a.agentId }));
       expect([err.status, err.message]).to.deep.equal([403, 'Agent is not eligible to join competitions']);
     }
@@ -140,9 +140,9 @@ describe('POST /api/competitions/{competitionId}/agents/{agentId}', () => {
     const start = await s.call('POST', '/api/admin/competition/start', { key: ADMIN_KEY, body: { name: 'Live', agentIds: [first.agentId] } });
     const cid = start.body.competition.id;
     expectError(await join(cid, a.agentId, a.apiKey), 403, 'Cannot join competition that has already started/ended');
-    await s.world.deps.store.transact(async (tx) => { await tx.put('competitions', { ...(await tx.get('competitions', cid))!, status: 'ending' }); });
+    await s.world.deps.store.transact((tx) => { tx.put('competitions', { ...(tx.get('competitions', cid))!, status: 'ending' }); });
     expectError(await join(cid, a.agentId, a.apiKey), 403, 'Cannot join competition that has already started/ended');
-    await s.world.deps.store.transact(async (tx) => { await tx.put('competitions', { ...(await tx.get('competitions', cid))!, status: 'active' }); });
+    await s.world.deps.store.transact((tx) => { tx.put('competitions', { ...(tx.get('competitions', cid))!, status: 'active' }); });
     await s.call('POST', '/api/admin/competition/end', { key: ADMIN_KEY, body: { competitionId: cid } });
     expectError(await join(cid, a.agentId, a.apiKey), 403, 'Cannot join competition that has already started/ended');
   });
@@ -232,11 +232,11 @@ describe('DELETE /api/competitions/{competitionId}/agents/{agentId}', () => {
       tradeAmountUsd: 1, toTokenSymbol: 'Y', fromTokenSymbol: 'X', reason: 'test', timestamp: T0, fromChain: 'svm', toChain: 'svm',
       fromSpecificChain: 'svm', toSpecificChain: 'svm', slippage: 0,
     };
-    await s.world.deps.store.transact(async (tx) => { await tx.insert('trades', trade); });
-    const history = () => s.world.deps.store.read(async (tx) => ({
-      balances: (await tx.find('balances', 'agentCompetition', `${a.agentId}:${cid}`)).length,
-      trades: (await tx.find('trades', 'agentCompetition', `${a.agentId}:${cid}`)).length,
-      snapshots: (await tx.find('snapshots', 'agentCompetition', `${a.agentId}:${cid}`)).length,
+    await s.world.deps.store.transact((tx) => { tx.insert('trades', trade); });
+    const history = () => s.world.deps.store.read((tx) => ({
+      balances: (tx.find('balances', 'agentCompetition', `${a.agentId}:${cid}`)).length,
+      trades: (tx.find('trades', 'agentCompetition', `${a.agentId}:${cid}`)).length,
+      snapshots: (tx.find('snapshots', 'agentCompetition', `${a.agentId}:${cid}`)).length,
     }));
     const before = await history();
     expect(before.balances).to.be.greaterThan(0);
@@ -305,7 +305,7 @@ describe('DELETE /api/competitions/{competitionId}/agents/{agentId}', () => {
   it('answers 200 and changes nothing while the competition is ending', async () => {
     const { s, a } = ctx;
     const cid = await startWith('Closing', a.agentId);
-    await s.world.deps.store.transact(async (tx) => { await tx.put('competitions', { ...(await tx.get('competitions', cid))!, status: 'ending' }); });
+    await s.world.deps.store.transact((tx) => { tx.put('competitions', { ...(tx.get('competitions', cid))!, status: 'ending' }); });
     expect((await leave(cid, a.agentId, a.apiKey)).status).to.equal(200);
     expect((await registration(s, cid, a.agentId))!.status).to.equal('active');
     expect((await competitionRow(s, cid)).registeredParticipants).to.equal(1);

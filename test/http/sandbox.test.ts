@@ -20,11 +20,11 @@ describe('sandbox auto-join on POST /api/admin/users and POST /api/admin/agents'
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body.competition as { id: string; paperTradingInitialBalances: { specificChain: string; tokenSymbol: string; amount: number }[] };
   };
-  const state = (cid: string, agentId: string) => s.world.deps.store.read(async (tx) => ({
-    reg: await tx.get('competitionAgents', `${cid}:${agentId}`),
-    balances: await tx.find('balances', 'agentCompetition', `${agentId}:${cid}`),
-    snapshots: await tx.find('snapshots', 'agentCompetition', `${agentId}:${cid}`),
-    participants: (await tx.get('competitions', cid))!.registeredParticipants,
+  const state = (cid: string, agentId: string) => s.world.deps.store.read((tx) => ({
+    reg: tx.get('competitionAgents', `${cid}:${agentId}`),
+    balances: tx.find('balances', 'agentCompetition', `${agentId}:${cid}`),
+    snapshots: tx.find('snapshots', 'agentCompetition', `${agentId}:${cid}`),
+    participants: (tx.get('competitions', cid))!.registeredParticipants,
   }));
 
   it('adds a user\'s first agent to an active sandbox competition with starting balances and a snapshot (201)', async () => {

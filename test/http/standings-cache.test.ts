@@ -79,17 +79,17 @@ describe('memoised standings: the participants list and the leaderboard after ea
 
   it('follows a renamed agent, a new vote and a price move while values are live (no snapshot at all)', async () => {
     await checked();
-    await s.world.deps.store.transact(async (tx) => {
-      const agent = (await tx.get('agents', cup.a.agentId))!;
-      await tx.put('agents', { ...agent, name: 'Aardvark' });
+    await s.world.deps.store.transact((tx) => {
+      const agent = (tx.get('agents', cup.a.agentId))!;
+      tx.put('agents', { ...agent, name: 'Aardvark' });
     });
     expect(names((await checked())[0])).to.include('Aardvark');
     await insertVote(s, { userId: cup.c.userId, agentId: cup.c.agentId, competitionId: cup.cid });
     const voted = await checked();
     expect((voted[6] as { agents: { voteCount: number }[] }).agents.map((a) => a.voteCount)).to.include(1);
     // Without any snapshot the values are live portfolio values: prices move them, caches must not.
-    await s.world.deps.store.transact(async (tx) => {
-      for (const row of await tx.find('snapshots', 'competition', cup.cid)) await tx.delete('snapshots', row.id);
+    await s.world.deps.store.transact((tx) => {
+      for (const row of tx.find('snapshots', 'competition', cup.cid)) tx.delete('snapshots', row.id);
     });
     const live = await checked();
     setSolPrice(s, 400);
@@ -100,9 +100,9 @@ describe('memoised standings: the participants list and the leaderboard after ea
   it('forgets what a rolled-back transaction computed, and follows a restore', async () => {
     const before = await checked();
     const deps = s.world.deps;
-    await deps.store.transact(async (tx) => {
-      await tx.insert('snapshots', { id: await tx.nextSeq('snapshots'), competitionId: cup.cid, agentId: cup.a.agentId, timestamp: deps.clock.now(), totalValue: 1e9 });
-      const inside = await leaderboardValues(deps, tx, await requireCompetition(tx, cup.cid));
+    await deps.store.transact((tx) => {
+      tx.insert('snapshots', { id: tx.nextSeq('snapshots'), competitionId: cup.cid, agentId: cup.a.agentId, timestamp: deps.clock.now(), totalValue: 1e9 });
+      const inside = leaderboardValues(deps, tx, requireCompetition(tx, cup.cid));
       expect(inside[0]!.agentId).to.equal(cup.a.agentId);
       throw new Error('roll back');
     }).catch((err: unknown) => expect(String(err)).to.match(/roll back/));
@@ -135,9 +135,9 @@ describe('memoised standings: the participants list and the leaderboard after ea
     expect(ended.agents.map((a) => a.name)).to.deep.equal(['bravo', 'Charlie']);
     await insertTrade(s, { agentId: cup.a.agentId, competitionId: cup.cid });
     expect((await same()).stats.totalTrades).to.equal(ended.stats.totalTrades + 1);
-    await s.world.deps.store.transact(async (tx) => {
-      const agent = (await tx.get('agents', cup.b.agentId))!;
-      await tx.put('agents', { ...agent, name: 'Bravissimo' });
+    await s.world.deps.store.transact((tx) => {
+      const agent = (tx.get('agents', cup.b.agentId))!;
+      tx.put('agents', { ...agent, name: 'Bravissimo' });
     });
     expect((await same()).agents.map((a) => a.name)).to.deep.equal(['Bravissimo', 'Charlie']);
   });

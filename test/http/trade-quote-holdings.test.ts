@@ -78,9 +78,9 @@ describe('GET /api/agent/balances and GET /api/agent/trades', () => {
   });
 
   it('omits price and value for an unpriced token and keeps the stored symbol', async () => {
-    await a.s.world.deps.store.transact(async (tx) => {
-      const rows = await tx.find('balances', 'agentCompetition', `${a.agents[0]!.agentId}:${a.competitionId}`);
-      await tx.put('balances', { ...rows[0]!, tokenAddress: 'UnpricedToken1111', symbol: 'odd' });
+    await a.s.world.deps.store.transact((tx) => {
+      const rows = tx.find('balances', 'agentCompetition', `${a.agents[0]!.agentId}:${a.competitionId}`);
+      tx.put('balances', { ...rows[0]!, tokenAddress: 'UnpricedToken1111', symbol: 'odd' });
     });
     const res = await get('/api/agent/balances');
     expect(res.body.balances[0]).to.include({ tokenAddress: 'UnpricedToken1111', symbol: 'odd', chain: 'svm' });

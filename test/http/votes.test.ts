@@ -25,8 +25,8 @@ describe('POST /api/admin/competitions/{competitionId}/votes', () => {
   });
   afterEach(() => s.close());
   const vote = (body: unknown, competitionId = cid, key = ADMIN_KEY) => s.call('POST', `/api/admin/competitions/${competitionId}/votes`, { key, body });
-  const setStatus = (status: 'ending' | 'ended') => s.world.deps.store.transact(async (tx) => {
-    await tx.put('competitions', { ...(await tx.get('competitions', cid))!, status });
+  const setStatus = (status: 'ending' | 'ended') => s.world.deps.store.transact((tx) => {
+    tx.put('competitions', { ...(tx.get('competitions', cid))!, status });
   });
 
   it("casts a user's vote inside the window (201)", async () => {
@@ -143,9 +143,9 @@ describe('voting state (domain: competitionVotingState / competitionListVotingSt
     await s.call('POST', `/api/admin/competitions/${cid}/agents/${candidate.agentId}`, { key: ADMIN_KEY });
   });
   after(() => s.close());
-  const states = (userId: string, now: number) => s.world.deps.store.read(async (tx) => {
-    const comp = (await tx.get('competitions', cid))!;
-    return { detail: await competitionVotingState(tx, comp, userId, now), list: await competitionListVotingState(tx, comp, userId, now) };
+  const states = (userId: string, now: number) => s.world.deps.store.read((tx) => {
+    const comp = (tx.get('competitions', cid))!;
+    return { detail: competitionVotingState(tx, comp, userId, now), list: competitionListVotingState(tx, comp, userId, now) };
   });
 
   it('reports the window before and inside it, then the vote once cast', async () => {
@@ -170,7 +170,7 @@ describe('voting state (domain: competitionVotingState / competitionListVotingSt
   });
 
   it('reports a status that does not allow voting (detail info carries only hasVoted)', async () => {
-    await s.world.deps.store.transact(async (tx) => { await tx.put('competitions', { ...(await tx.get('competitions', cid))!, status: 'ended' }); });
+    await s.world.deps.store.transact((tx) => { tx.put('competitions', { ...(tx.get('competitions', cid))!, status: 'ended' }); });
     const ended = await states(voter.userId, T0 + HOUR);
     const reason = 'Competition status does not allow voting (ended)';
     expect(ended.detail).to.deep.equal({ canVote: false, reason, info: { hasVoted: true } });

@@ -86,7 +86,7 @@ describe('regression writer (a deliberately broken model, never the product)', f
     const real = { d, rec: new Recorder(), fig: figures('dump expectation') };
     const before = await d.mark();
     // Stand-in for a product bug: something advanced the seeded generator behind a refusal.
-    await d.world.deps.store.transact(async () => {
+    await d.world.deps.store.transact(() => {
       d.world.deps.ids.random();
     });
     let message = '';

@@ -19,7 +19,7 @@ async function worldWithAgent(): Promise<{ w: World; agentId: string }> {
 }
 
 const snapTimes = (w: World, cid: string) =>
-  w.deps.store.read(async (tx) => (await tx.find('snapshots', 'competition', cid)).map((x) => (x.timestamp - T0) / MIN));
+  w.deps.store.read((tx) => (tx.find('snapshots', 'competition', cid)).map((x) => (x.timestamp - T0) / MIN));
 
 describe('scheduler', () => {
   it('auto-starts a pending competition at its start date, then snapshots every interval aligned to the start', async () => {

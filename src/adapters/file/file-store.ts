@@ -1,6 +1,6 @@
 // File-backed Store adapter: the memory store's tables plus a write-ahead journal; a call resolves only once its effect is on disk.
-import type { AuxState, ReadTx, Schema, Store, StoreDump, StoreSnapshot, WriteTx } from '../../ports/store.js';
-import { MemoryStore, snapshotDump, snapshotOfMaps, type MemoryStoreState } from '../memory/memory-store.js';
+import type { AuxState, ReadTx, Schema, Store, StoreDump, StoreSnapshot, Sync, WriteTx } from '../../ports/store.js';
+import { MemoryStore, requireSync, snapshotDump, snapshotOfMaps, type MemoryStoreState } from '../memory/memory-store.js';
 import { StateDir, type CompactionPoint, type JournalSource, type StateDirOptions } from './state-dir.js';
 
 /** Options of {@link FileStore}: exactly one of `dir` and `state`. */
@@ -29,23 +29,23 @@ function recording<T>(tx: WriteTx<T>, ops: Op[], seqs: Map<string, number>): Wri
     get: (t, id) => tx.get(t, id), all: (t) => tx.all(t), find: (t, index, key) => tx.find(t, index, key),
     count: (t, index, key) => tx.count(t, index, key), slice: (t, index, key, start, end) => tx.slice(t, index, key, start, end),
     version: (t) => tx.version(t),
-    insert: async (t, row) => {
-      const stored = await tx.insert(t, row);
+    insert: (t, row) => {
+      const stored = tx.insert(t, row);
       ops.push(['p', String(t), stored]);
       return stored;
     },
-    put: async (t, row) => {
-      const stored = await tx.put(t, row);
+    put: (t, row) => {
+      const stored = tx.put(t, row);
       ops.push(['p', String(t), stored]);
       return stored;
     },
-    delete: async (t, id) => {
-      const deleted = await tx.delete(t, id);
+    delete: (t, id) => {
+      const deleted = tx.delete(t, id);
       if (deleted) ops.push(['d', String(t), id]);
       return deleted;
     },
-    nextSeq: async (name) => {
-      const v = await tx.nextSeq(name);
+    nextSeq: (name) => {
+      const v = tx.nextSeq(name);
       seqs.set(name, v);
       return v;
     },
@@ -55,7 +55,7 @@ function recording<T>(tx: WriteTx<T>, ops: Op[], seqs: Map<string, number>): Wri
 /**
  * The {@link Store} port on files. Tables live in a {@link MemoryStore}; every committed
  * transaction appends one journal record (its row writes, sequences and the aux states it
- * changed) inside the serial queue, and the call resolves only after the group-commit writer has
+ * changed) as it commits, and the call resolves only after the group-commit writer has
  * synced that record, so an answered request survives `kill -9` and power loss. A restore, load
  * or activation appends a full-state record. Reads wait for the records they may have seen.
  */
@@ -83,29 +83,37 @@ export class FileStore<T> implements Store<T>, JournalSource {
     this.auxes.set(name, aux);
   }
 
-  read<R>(fn: (tx: ReadTx<T>) => Promise<R>): Promise<R> {
+  read<R>(fn: (tx: ReadTx<T>) => Sync<R>): Promise<R> {
     const sink = this.sink;
     if (!sink) return this.open().then(() => this.read(fn));
-    let target = 0;
-    return this.memory.read((tx) => {
-      if (sink.active === this) target = sink.lastSeq;
-      return fn(tx);
-    }).then((r) => this.after(sink, target, r));
+    this.memory.assertIdle();
+    try {
+      const r = this.memory.readNow(fn);
+      return this.after(sink, sink.active === this ? sink.lastSeq : 0, r);
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
-  transact<R>(fn: (tx: WriteTx<T>) => Promise<R>): Promise<R> {
+  transact<R>(fn: (tx: WriteTx<T>) => Sync<R>): Promise<R> {
     const sink = this.sink;
     if (!sink) return this.open().then(() => this.transact(fn));
+    this.memory.assertIdle();
     let seq = 0;
-    return this.memory.transact(async (tx) => {
-      const ops: Op[] = [];
-      const seqs = new Map<string, number>();
-      const result = await fn(recording(tx, ops, seqs));
-      // Still inside the queue: records are appended in commit order; a failed append rolls the transaction back.
-      // A transaction with nothing to record still waits for what it saw (e.g. a clock move another record carries).
-      if (sink.active === this) seq = this.journalTx(sink, ops, seqs) || sink.lastSeq;
-      return result;
-    }).then((r) => this.after(sink, seq, r));
+    try {
+      const r = this.memory.transactNow((tx) => {
+        const ops: Op[] = [];
+        const seqs = new Map<string, number>();
+        const result = requireSync(fn(recording(tx, ops, seqs)));
+        // Still inside the transaction: records are appended in commit order; a failed append rolls it back.
+        // A transaction with nothing to record still waits for what it saw (e.g. a clock move another record carries).
+        if (sink.active === this) seq = this.journalTx(sink, ops, seqs) || sink.lastSeq;
+        return result;
+      });
+      return this.after(sink, seq, r);
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   snapshot(): Promise<StoreSnapshot> {
@@ -129,10 +137,9 @@ export class FileStore<T> implements Store<T>, JournalSource {
   /** Makes this store the journaled one, recording its whole current state (with `extra`) durably. */
   async activate(extra: StateRecordExtra = {}): Promise<void> {
     const sink = this.bound();
-    let seq = 0;
-    await this.memory.exclusive((st) => {
+    const seq = this.memory.exclusive((st) => {
       sink.active = this;
-      seq = this.journalState(sink, st, extra);
+      return this.journalState(sink, st, extra);
     });
     await sink.durable(seq);
   }
@@ -142,7 +149,7 @@ export class FileStore<T> implements Store<T>, JournalSource {
     const sink = this.bound();
     const rec = sink.recovered;
     if (!rec) throw new Error('adopt: the state directory recovered nothing');
-    await this.memory.exclusive((st) => {
+    this.memory.exclusive((st) => {
       st.restore(snapshotOfMaps(rec.main.tables, rec.main.seqs, rec.main.aux));
       sink.active = this;
       this.baseline = new Map([...this.auxes].map(([n, a]) => [n, JSON.stringify(a.capture())]));
@@ -161,7 +168,7 @@ export class FileStore<T> implements Store<T>, JournalSource {
     await sink.durable(seq);
   }
 
-  compactionPoint(): Promise<CompactionPoint> {
+  compactionPoint(): CompactionPoint {
     const sink = this.bound();
     return this.memory.exclusive((st) => {
       const main = snapshotDump(st.snapshot());
@@ -198,12 +205,18 @@ export class FileStore<T> implements Store<T>, JournalSource {
   private whole<R>(fn: (st: MemoryStoreState) => R, writes: boolean): Promise<R> {
     const sink = this.sink;
     if (!sink) return this.open().then(() => this.whole(fn, writes));
+    this.memory.assertIdle();
     let seq = 0;
-    return this.memory.exclusive((st) => {
-      const r = fn(st);
-      if (sink.active === this) seq = writes ? this.journalState(sink, st, {}) : sink.lastSeq;
-      return r;
-    }).then((r) => this.after(sink, seq, r));
+    try {
+      const r = this.memory.exclusive((st) => {
+        const r = fn(st);
+        if (sink.active === this) seq = writes ? this.journalState(sink, st, {}) : sink.lastSeq;
+        return r;
+      });
+      return this.after(sink, seq, r);
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   /** Resolves `r` once record `seq` is durable (the group commit happens here, after the queue moved on). */

@@ -35,7 +35,7 @@ export interface CompactionPoint {
 /** What a store journaling into a StateDir offers it (implemented by FileStore). */
 export interface JournalSource {
   /** At a point in the store's queue: rotate the journal and return the state there. */
-  compactionPoint(): Promise<CompactionPoint>;
+  compactionPoint(): CompactionPoint;
 }
 
 const SILENT: StateLogger = { info: () => undefined, warn: () => undefined };
@@ -169,7 +169,7 @@ export class StateDir {
     this.compacting ??= (async () => {
       try {
         if (this.writer.lastSeq < this.writer.base || !this.active) return; // nothing since the last snapshot
-        await this.writeSnapshot(await this.active.compactionPoint());
+        await this.writeSnapshot(this.active.compactionPoint());
       } finally {
         this.compacting = null;
       }

@@ -1,6 +1,6 @@
-// In-memory Store adapter: copy-on-write tables with indexes, a serial call queue, undo-log rollback, snapshots and dumps.
+// In-memory Store adapter: copy-on-write tables with indexes, synchronous transactions with undo-log rollback, snapshots and dumps.
 import type {
-  AuxState, ReadTx, Schema, Store, StoreDump, StoreSnapshot, WriteTx,
+  AuxState, ReadTx, Schema, Store, StoreDump, StoreSnapshot, Sync, WriteTx,
 } from '../../ports/store.js';
 import { Generation } from './persistent.js';
 import { TableData, deepFreeze, type TableState, type UndoLog } from './table-data.js';
@@ -23,15 +23,13 @@ interface Snap extends StoreSnapshot {
 /** Undo-log marker of a sequence change (in the table slot). */
 const SEQ = Symbol('seq');
 
-/** Stores made so far: each store's queue runner gets a distinct function name. */
-let storeCount = 0;
-
 const NESTED = 'store call nested inside another store call: use the tx you were given';
+const ASYNC_BODY = 'a store call body must be synchronous: it returned a promise (its changes were rolled back)';
 
 /** Current dump format version. */
 export const DUMP_VERSION = 1;
 
-/** Synchronous whole-state operations, handed out by {@link MemoryStore.exclusive} inside the serial queue. */
+/** Synchronous whole-state operations, handed out by {@link MemoryStore.exclusive}. */
 export interface MemoryStoreState {
   snapshot(): StoreSnapshot;
   restore(s: StoreSnapshot): void;
@@ -82,34 +80,31 @@ export function snapshotOfMaps(tables: Map<string, Map<string | number, unknown>
 /** One attached aux state and the last capture of it (reused while its version is unchanged). */
 interface AuxEntry { name: string; aux: AuxState; version: number | undefined; captured: unknown }
 
-/**
- * Read operations of a call. One small object per call; its methods are on the prototype (no
- * closures per call).
- */
+/** Read operations of a call: one handle per store, its methods on the prototype. */
 class MemoryReadTx<T> implements ReadTx<T> {
   constructor(protected readonly store: MemoryStore<T>) {}
 
-  async get<K extends keyof T>(table: K, id: string | number): Promise<T[K] | undefined> {
+  get<K extends keyof T>(table: K, id: string | number): T[K] | undefined {
     return this.store.table(table).get(id) as T[K] | undefined;
   }
 
-  async all<K extends keyof T>(table: K): Promise<T[K][]> {
+  all<K extends keyof T>(table: K): T[K][] {
     return this.store.table(table).all() as T[K][];
   }
 
-  async find<K extends keyof T>(table: K, index: string, key: string): Promise<T[K][]> {
+  find<K extends keyof T>(table: K, index: string, key: string): T[K][] {
     return this.store.table(table).find(index, key) as T[K][];
   }
 
-  async count<K extends keyof T>(table: K, index?: string, key?: string): Promise<number> {
+  count<K extends keyof T>(table: K, index?: string, key?: string): number {
     return this.store.table(table).count(index, key);
   }
 
-  async slice<K extends keyof T>(table: K, index: string, key: string, start: number, end?: number): Promise<T[K][]> {
+  slice<K extends keyof T>(table: K, index: string, key: string, start: number, end?: number): T[K][] {
     return this.store.table(table).slice(index, key, start, end) as T[K][];
   }
 
-  async version<K extends keyof T>(table: K): Promise<number> {
+  version<K extends keyof T>(table: K): number {
     return this.store.table(table).version;
   }
 }
@@ -120,21 +115,28 @@ class MemoryWriteTx<T> extends MemoryReadTx<T> implements WriteTx<T> {
     super(store);
   }
 
-  async insert<K extends keyof T>(table: K, row: T[K]): Promise<T[K]> {
+  insert<K extends keyof T>(table: K, row: T[K]): T[K] {
     return this.store.write(table, row, true, this.undo) as T[K];
   }
 
-  async put<K extends keyof T>(table: K, row: T[K]): Promise<T[K]> {
+  put<K extends keyof T>(table: K, row: T[K]): T[K] {
     return this.store.write(table, row, false, this.undo) as T[K];
   }
 
-  async delete<K extends keyof T>(table: K, id: string | number): Promise<boolean> {
+  delete<K extends keyof T>(table: K, id: string | number): boolean {
     return this.store.remove(table, id, this.undo);
   }
 
-  async nextSeq(name: string): Promise<number> {
+  nextSeq(name: string): number {
     return this.store.nextSeq(name, this.undo);
   }
+}
+
+/** A store call body's result, refused when it is a promise: what the body did after its first `await` would escape the call. */
+export function requireSync<R>(result: R): R {
+  const thenable = result !== null && (typeof result === 'object' || typeof result === 'function') && typeof (result as { then?: unknown }).then === 'function';
+  if (thenable) throw new Error(ASYNC_BODY);
+  return result;
 }
 
 /** Memory implementation of the {@link Store} port. */
@@ -146,50 +148,18 @@ export class MemoryStore<T> implements Store<T> {
   private readonly auxes: AuxEntry[] = [];
   /** The last list {@link captureAuxList} gave (null after an attach). */
   private auxList: unknown[] | null = null;
-  /** Calls queued or running. */
-  private pending = 0;
-  /** Settles when the last queued call has. */
-  private tail: Promise<unknown> = Promise.resolve();
+  /** True while a call's body runs: a store call from inside it is a bug (it has its tx). */
+  private busy = false;
   /** Tables whose deletes left them sparse: compacted after the transaction commits. */
   private readonly sparse = new Set<TableData>();
-  /** Name of this store's queue runner, found on the (async) stack of a nested call. */
-  private readonly marker: string;
-  /** Runs one call: a read (`undo` null) or a transaction with its undo log. */
-  private readonly runner: <R>(fn: (tx: MemoryWriteTx<T>) => Promise<R>, write: boolean) => Promise<R>;
+  /** The read handle (stateless, so one per store). */
+  private readonly reader: MemoryReadTx<T> = new MemoryReadTx(this);
 
-  constructor(private readonly schema: Schema<T>, private readonly options: MemoryStoreOptions = {}) {
+  constructor(schema: Schema<T>, private readonly options: MemoryStoreOptions = {}) {
     for (const [name, def] of Object.entries(schema) as [string, { indexes?: Record<string, (r: unknown) => string | null> }][]) {
       this.tables.set(name, new TableData(def.indexes ?? {}, this.gen));
     }
-    const marker = `compsimStoreCall${++storeCount}`;
-    const store = this;
-    // A method with a computed name: V8 names its frames (sync and async) after this store. One
-    // async layer per call: the transaction's undo and aux rollback live here too.
-    const named = {
-      async [marker]<R>(fn: (tx: MemoryWriteTx<T>) => Promise<R>, write: boolean): Promise<R> {
-        try {
-          if (!write) return await fn(store.reader as MemoryWriteTx<T>);
-          const undo: UndoLog = [];
-          const auxBefore = store.captureAuxList();
-          try {
-            const result = await fn(new MemoryWriteTx(store, undo));
-            if (store.sparse.size > 0) store.compactSparse();
-            return result;
-          } catch (err) {
-            store.rollback(undo, auxBefore);
-            throw err;
-          }
-        } finally {
-          store.pending -= 1;
-        }
-      },
-    } as Record<string, <R>(fn: (tx: MemoryWriteTx<T>) => Promise<R>, write: boolean) => Promise<R>>;
-    this.marker = marker;
-    this.runner = named[marker]!;
   }
-
-  /** The read handle (stateless, so one per store). */
-  private readonly reader: MemoryReadTx<T> = new MemoryReadTx(this);
 
   attach(name: string, aux: AuxState): void {
     const entry: AuxEntry = { name, aux, version: undefined, captured: undefined };
@@ -199,39 +169,79 @@ export class MemoryStore<T> implements Store<T> {
     else this.auxes.push(entry);
   }
 
-  read<R>(fn: (tx: ReadTx<T>) => Promise<R>): Promise<R> {
-    return this.enqueue(fn, false);
+  read<R>(fn: (tx: ReadTx<T>) => Sync<R>): Promise<R> {
+    return this.settle(() => this.readNow(fn));
   }
 
-  transact<R>(fn: (tx: WriteTx<T>) => Promise<R>): Promise<R> {
-    return this.enqueue(fn, true);
+  transact<R>(fn: (tx: WriteTx<T>) => Sync<R>): Promise<R> {
+    return this.settle(() => this.transactNow(fn));
+  }
+
+  /** Throws at once when called from inside a call's body: the body then fails with this error. */
+  assertIdle(): void {
+    if (this.busy) throw new Error(NESTED);
+  }
+
+  /** `fn`'s result as a settled promise (a throw becomes a rejection); a nested call throws at once. */
+  private settle<R>(fn: () => R): Promise<R> {
+    this.assertIdle();
+    try {
+      return Promise.resolve(fn());
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** {@link read}, answered synchronously (for adapters that wrap this store). */
+  readNow<R>(fn: (tx: ReadTx<T>) => R): R {
+    return this.exclusive(() => requireSync(fn(this.reader)));
+  }
+
+  /** {@link transact}, committed synchronously (for adapters that wrap this store). */
+  transactNow<R>(fn: (tx: WriteTx<T>) => R): R {
+    return this.exclusive(() => {
+      const undo: UndoLog = [];
+      const auxBefore = this.captureAuxList();
+      try {
+        const result = requireSync(fn(new MemoryWriteTx(this, undo)));
+        if (this.sparse.size > 0) this.compactSparse();
+        return result;
+      } catch (err) {
+        this.rollback(undo, auxBefore);
+        throw err;
+      }
+    });
   }
 
   snapshot(): Promise<StoreSnapshot> {
-    return this.enqueue(async () => this.state.snapshot(), false);
+    return this.settle(() => this.exclusive((st) => st.snapshot()));
   }
 
   restore(s: StoreSnapshot): Promise<void> {
-    checkSnapshot(s);
-    return this.enqueue(async () => this.state.restore(s), false);
+    return this.settle(() => this.exclusive((st) => st.restore(s)));
   }
 
   dump(): Promise<StoreDump> {
-    return this.enqueue(async () => this.state.dump(), false);
+    return this.settle(() => this.exclusive((st) => st.dump()));
   }
 
   load(d: StoreDump): Promise<void> {
-    checkDump(d);
-    return this.enqueue(async () => this.state.load(d), false);
+    return this.settle(() => this.exclusive((st) => st.load(d)));
   }
 
   /**
-   * Runs `fn` in the serial queue like any other call, with synchronous access to the whole state.
-   * For adapters that wrap this store (the file store journals a restore, a load or a compaction
-   * point at its exact position in the queue).
+   * Runs `fn` with synchronous access to the whole state, refusing a call from inside another
+   * call's body. For adapters that wrap this store (the file store journals a restore, a load or
+   * a compaction point at its exact position among the calls).
    */
-  exclusive<R>(fn: (state: MemoryStoreState) => R | Promise<R>): Promise<R> {
-    return this.enqueue(async () => fn(this.state), false);
+  exclusive<R>(fn: (state: MemoryStoreState) => R): R {
+    this.assertIdle();
+    this.busy = true;
+    try {
+      return fn(this.state);
+    } finally {
+      this.busy = false;
+    }
   }
 
   /** The synchronous whole-state operations behind snapshot, restore, dump, load and exclusive. */
@@ -282,44 +292,6 @@ export class MemoryStore<T> implements Store<T> {
       this.applyAux(new Map(Object.entries(d.aux ?? {})));
     },
   };
-
-  /**
-   * Runs `fn` after every earlier call has settled, at once when the store is idle. A call made
-   * while another runs is rejected when it comes from inside that call (it would deadlock the
-   * queue): its stack, async frames included, then holds this store's runner. Only checked when
-   * busy, so a store used one call at a time pays nothing for it (unlike AsyncLocalStorage, whose
-   * hooks tax every promise in the process).
-   */
-  private enqueue<R>(fn: (tx: MemoryWriteTx<T>) => Promise<R>, write: boolean): Promise<R> {
-    if (this.pending === 0) {
-      this.pending = 1;
-      const p = this.runner(fn, write);
-      this.tail = p;
-      return p;
-    }
-    if (this.calledFromInside()) return Promise.reject(new Error(NESTED));
-    this.pending += 1;
-    const start = () => this.runner(fn, write);
-    const p = this.tail.then(start, start);
-    this.tail = p;
-    return p;
-  }
-
-  /** True when this store's runner is on the current (async) stack. */
-  private calledFromInside(): boolean {
-    const prepare = Error.prepareStackTrace;
-    const limit = Error.stackTraceLimit;
-    try {
-      Error.prepareStackTrace = (_err, sites) => sites;
-      Error.stackTraceLimit = Infinity;
-      const holder: { stack?: NodeJS.CallSite[] } = {};
-      Error.captureStackTrace(holder);
-      return (holder.stack ?? []).some((site) => site.getFunctionName() === this.marker);
-    } finally {
-      Error.prepareStackTrace = prepare;
-      Error.stackTraceLimit = limit;
-    }
-  }
 
   /** Reverts a failed transaction: its logged changes newest first, then every aux state. */
   private rollback(undo: UndoLog, auxBefore: unknown[]): void {

@@ -20,12 +20,12 @@ export function accountId(a: Account): string {
 
 /** Loads the caller's account; a vanished row (deleted meanwhile) is 404 `Team not found`. */
 export async function getAccount(deps: Deps, principal: Principal): Promise<Account> {
-  return deps.store.read(async (tx) => {
+  return deps.store.read((tx) => {
     if (principal.kind === 'agent') {
-      const agent = await tx.get('agents', principal.agentId);
-      if (agent) return { kind: 'team', team: await teamView(tx, agent) };
+      const agent = tx.get('agents', principal.agentId);
+      if (agent) return { kind: 'team', team: teamView(tx, agent) };
     } else if (principal.kind === 'admin') {
-      const admin = await tx.get('admins', principal.adminId);
+      const admin = tx.get('admins', principal.adminId);
       if (admin) return { kind: 'admin', admin };
     }
     throw new DomainError('TEAM_NOT_FOUND');
@@ -35,13 +35,13 @@ export async function getAccount(deps: Deps, principal: Principal): Promise<Acco
 /** `PUT /api/account/profile`: only `contactPerson` (the owner's name) and `metadata` (replaced whole) apply; `updatedAt` moves. */
 export async function updateProfile(deps: Deps, principal: Principal, input: { contactPerson?: string; metadata?: unknown }): Promise<Account> {
   if (principal.kind !== 'agent') return getAccount(deps, principal);
-  return deps.store.transact(async (tx) => {
-    const agent = await tx.get('agents', principal.agentId);
+  return deps.store.transact((tx) => {
+    const agent = tx.get('agents', principal.agentId);
     if (!agent) throw new DomainError('TEAM_NOT_FOUND');
     const now = deps.clock.now();
-    let owner = await tx.get('users', agent.ownerId);
-    if (owner && input.contactPerson !== undefined) owner = await tx.put('users', { ...owner, name: input.contactPerson, updatedAt: now });
-    const next = await tx.put('agents', { ...agent, ...(input.metadata !== undefined ? { metadata: input.metadata } : {}), updatedAt: now });
+    let owner = tx.get('users', agent.ownerId);
+    if (owner && input.contactPerson !== undefined) owner = tx.put('users', { ...owner, name: input.contactPerson, updatedAt: now });
+    const next = tx.put('agents', { ...agent, ...(input.metadata !== undefined ? { metadata: input.metadata } : {}), updatedAt: now });
     return { kind: 'team', team: { agent: next, owner } };
   });
 }
@@ -53,11 +53,11 @@ export async function updateProfile(deps: Deps, principal: Principal, input: { c
  */
 export async function resetApiKey(deps: Deps, principal: Principal): Promise<string> {
   const agentId = callerAgentId(principal);
-  return deps.store.transact(async (tx) => {
-    const agent = await tx.get('agents', agentId);
+  return deps.store.transact((tx) => {
+    const agent = tx.get('agents', agentId);
     if (!agent) throw new DomainError('TEAM_NOT_FOUND');
     const apiKey = deps.ids.apiKey();
-    await tx.put('agents', { ...agent, apiKeyHash: deps.secrets.hash(apiKey), apiKeyEnc: deps.secrets.encrypt(apiKey), updatedAt: deps.clock.now() });
+    tx.put('agents', { ...agent, apiKeyHash: deps.secrets.hash(apiKey), apiKeyEnc: deps.secrets.encrypt(apiKey), updatedAt: deps.clock.now() });
     return apiKey;
   });
 }
@@ -70,9 +70,9 @@ export async function accountBalances(deps: Deps, principal: Principal): Promise
   const account = await getAccount(deps, principal);
   if (account.kind === 'admin') return { teamId: account.admin.id, balances: [] };
   const id = account.team.agent.id;
-  return deps.store.read(async (tx) => {
-    const comp = await accountCompetition(tx, id);
-    return { teamId: id, balances: comp ? await tx.find('balances', 'agentCompetition', `${id}:${comp.id}`) : [] };
+  return deps.store.read((tx) => {
+    const comp = accountCompetition(tx, id);
+    return { teamId: id, balances: comp ? tx.find('balances', 'agentCompetition', `${id}:${comp.id}`) : [] };
   });
 }
 
@@ -91,10 +91,10 @@ export async function accountPortfolio(deps: Deps, principal: Principal): Promis
   const account = await getAccount(deps, principal);
   if (account.kind === 'admin') return { teamId: account.admin.id, totalValue: 0, tokens: [], snapshotTime: null, source: 'live-calculation' };
   const id = account.team.agent.id;
-  return deps.store.read(async (tx) => {
-    const comp = await accountCompetition(tx, id);
-    const rows = comp ? await tx.find('balances', 'agentCompetition', `${id}:${comp.id}`) : [];
-    const snap = comp?.status === 'active' ? newestSnapshot(await tx.find('snapshots', 'agentCompetition', `${id}:${comp.id}`)) : undefined;
+  return deps.store.read((tx) => {
+    const comp = accountCompetition(tx, id);
+    const rows = comp ? tx.find('balances', 'agentCompetition', `${id}:${comp.id}`) : [];
+    const snap = comp?.status === 'active' ? newestSnapshot(tx.find('snapshots', 'agentCompetition', `${id}:${comp.id}`)) : undefined;
     const at = snap?.timestamp ?? deps.clock.now();
     const tokens = rows.map((b): PortfolioToken => {
       const price = valuationPrice(deps.prices, b.tokenAddress, b.specificChain, at) ?? 0;

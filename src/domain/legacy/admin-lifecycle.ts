@@ -3,15 +3,16 @@ import type { WriteTx } from '../../ports/store.js';
 import { createCompetitionTx, requireCompetition, type CompetitionInput } from '../competitions.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
-import { endCompetitionTx, startCompetitionTx, type StartResult } from '../lifecycle.js';
+import { endCompetitionTx, startCompetitionTx, type EndResult, type StartResult } from '../lifecycle.js';
+import { loadOpenSkill } from '../rating.js';
 import type { Competition, SlippageModel, TradingConstraints } from '../model.js';
 import type { Tables } from '../tables.js';
 import { legacyStatusOf } from './competition.js';
 import { setTeamActiveTx } from './teams.js';
 
 /** Creates a pending competition inside `tx` with its slippage formula fixed. */
-async function createWithModelTx(deps: Deps, tx: WriteTx<Tables>, input: CompetitionInput, model: SlippageModel): Promise<Competition> {
-  const comp = await createCompetitionTx(deps, tx, input);
+function createWithModelTx(deps: Deps, tx: WriteTx<Tables>, input: CompetitionInput, model: SlippageModel): Competition {
+  const comp = createCompetitionTx(deps, tx, input);
   return model === 'legacy' ? tx.put('competitions', { ...comp, slippageModel: 'legacy' }) : comp;
 }
 
@@ -35,18 +36,18 @@ export interface AnyStartInput {
  */
 export async function startAnyGeneration(deps: Deps, input: AnyStartInput): Promise<StartResult> {
   if (input.teamIds !== undefined && input.teamIds.length === 0 && input.agentIds.length === 0) throw new DomainError('LEGACY_TEAM_IDS_REQUIRED');
-  return deps.store.transact(async (tx) => {
+  return deps.store.transact((tx) => {
     let id = input.competitionId;
     if (id === undefined) {
-      id = (await createWithModelTx(deps, tx, input.create ?? {}, input.slippageModel)).id;
+      id = (createWithModelTx(deps, tx, input.create ?? {}, input.slippageModel)).id;
     } else {
-      const comp = await requireCompetition(tx, id);
+      const comp = requireCompetition(tx, id);
       if (comp.slippageModel === 'legacy' && comp.status !== 'pending') throw new DomainError('START_NOT_PENDING', { status: legacyStatusOf(comp.status) });
     }
     const ids = [...new Set([...input.agentIds, ...(input.teamIds ?? [])])];
     for (const agentId of ids) {
-      const agent = await tx.get('agents', agentId);
-      if (agent && agent.generation === 'legacy' && agent.status === 'inactive') await setTeamActiveTx(deps, tx, agent, true, null);
+      const agent = tx.get('agents', agentId);
+      if (agent && agent.generation === 'legacy' && agent.status === 'inactive') setTeamActiveTx(deps, tx, agent, true, null);
     }
     return startCompetitionTx(deps, tx, id, ids, input.tradingConstraints);
   });
@@ -57,19 +58,20 @@ export async function startAnyGeneration(deps: Deps, input: AnyStartInput): Prom
  * (legacy-generation agent) registered in it with reason `Competition <name> (<id>) ended`
  * (reference legacy §2.5). Current agents keep their status.
  */
-export async function endCompetitionWithTeamsTx(deps: Deps, tx: WriteTx<Tables>, competitionId: string): ReturnType<typeof endCompetitionTx> {
-  const before = await requireCompetition(tx, competitionId);
-  const result = await endCompetitionTx(deps, tx, competitionId);
+export function endCompetitionWithTeamsTx(deps: Deps, tx: WriteTx<Tables>, competitionId: string): EndResult {
+  const before = requireCompetition(tx, competitionId);
+  const result = endCompetitionTx(deps, tx, competitionId);
   if (before.status === 'ended') return result;
   const reason = `Competition ${before.name} (${before.id}) ended`;
-  for (const reg of await tx.find('competitionAgents', 'competition', before.id)) {
-    const agent = await tx.get('agents', reg.agentId);
-    if (agent && agent.generation === 'legacy' && agent.status === 'active') await setTeamActiveTx(deps, tx, agent, false, reason);
+  for (const reg of tx.find('competitionAgents', 'competition', before.id)) {
+    const agent = tx.get('agents', reg.agentId);
+    if (agent && agent.generation === 'legacy' && agent.status === 'active') setTeamActiveTx(deps, tx, agent, false, reason);
   }
   return result;
 }
 
 /** `POST /api/admin/competition/end` for both generations. */
-export function endCompetitionWithTeams(deps: Deps, competitionId: string): ReturnType<typeof endCompetitionTx> {
+export async function endCompetitionWithTeams(deps: Deps, competitionId: string): Promise<EndResult> {
+  await loadOpenSkill();
   return deps.store.transact((tx) => endCompetitionWithTeamsTx(deps, tx, competitionId));
 }

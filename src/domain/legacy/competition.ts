@@ -10,8 +10,8 @@ function byStart(a: Competition, b: Competition): number {
 }
 
 /** True when the agent's registration in the competition is active (the legacy "member of" test). */
-export async function isMember(tx: ReadTx<Tables>, competitionId: string, agentId: string): Promise<boolean> {
-  return (await tx.get('competitionAgents', `${competitionId}:${agentId}`))?.status === 'active';
+export function isMember(tx: ReadTx<Tables>, competitionId: string, agentId: string): boolean {
+  return (tx.get('competitionAgents', `${competitionId}:${agentId}`))?.status === 'active';
 }
 
 /**
@@ -20,10 +20,10 @@ export async function isMember(tx: ReadTx<Tables>, competitionId: string, agentI
  * team is actively registered in, else the earliest-started one (null when none is active).
  * `agentId` null (an admin) means no preference.
  */
-export async function legacyActiveCompetition(tx: ReadTx<Tables>, agentId: string | null): Promise<Competition | null> {
-  const active = (await activeCompetitions(tx)).filter((c) => c.type === 'trading').sort(byStart);
+export function legacyActiveCompetition(tx: ReadTx<Tables>, agentId: string | null): Competition | null {
+  const active = (activeCompetitions(tx)).filter((c) => c.type === 'trading').sort(byStart);
   if (agentId !== null) {
-    for (const c of active) if (await isMember(tx, c.id, agentId)) return c;
+    for (const c of active) if (isMember(tx, c.id, agentId)) return c;
   }
   return active[0] ?? null;
 }
@@ -33,12 +33,12 @@ export async function legacyActiveCompetition(tx: ReadTx<Tables>, agentId: strin
  * outlived the competition): the legacy active competition when the team is registered there,
  * else the most recently started competition it is registered in, else null.
  */
-export async function accountCompetition(tx: ReadTx<Tables>, agentId: string): Promise<Competition | null> {
-  const active = await legacyActiveCompetition(tx, agentId);
-  if (active && (await tx.get('competitionAgents', `${active.id}:${agentId}`))) return active;
+export function accountCompetition(tx: ReadTx<Tables>, agentId: string): Competition | null {
+  const active = legacyActiveCompetition(tx, agentId);
+  if (active && (tx.get('competitionAgents', `${active.id}:${agentId}`))) return active;
   const mine: Competition[] = [];
-  for (const reg of await tx.find('competitionAgents', 'agent', agentId)) {
-    const c = await tx.get('competitions', reg.competitionId);
+  for (const reg of tx.find('competitionAgents', 'agent', agentId)) {
+    const c = tx.get('competitions', reg.competitionId);
     if (c && c.startDate !== null) mine.push(c);
   }
   return mine.sort(byStart).at(-1) ?? null;

@@ -24,11 +24,11 @@ function requireString(value: unknown, field: string): string {
   return value;
 }
 
-async function walletTaken(tx: ReadTx<Tables>, wallet: string): Promise<boolean> {
+function walletTaken(tx: ReadTx<Tables>, wallet: string): boolean {
   const w = wallet.toLowerCase();
   // The legacy admin row held the zero address, so it was never free while an admin existed.
-  if (w === ZERO_ADDRESS && (await tx.count('admins')) > 0) return true;
-  return (await tx.count('users', 'wallet', w)) > 0 || (await tx.count('agents', 'wallet', w)) > 0;
+  if (w === ZERO_ADDRESS && (tx.count('admins')) > 0) return true;
+  return (tx.count('users', 'wallet', w)) > 0 || (tx.count('agents', 'wallet', w)) > 0;
 }
 
 /**
@@ -46,46 +46,46 @@ export async function registerTeam(deps: Deps, input: RegisterTeamInput): Promis
   const given = input.walletAddress === undefined || input.walletAddress === null || input.walletAddress === ''
     ? undefined : requireString(input.walletAddress, 'walletAddress');
   if (!EMAIL_RE.test(email)) throw new DomainError('TEAM_BAD_EMAIL');
-  return deps.store.transact(async (tx) => {
-    if ((await tx.count('users', 'email', email.toLowerCase())) > 0) throw new DomainError('TEAM_EMAIL_EXISTS', { email });
+  return deps.store.transact((tx) => {
+    if ((tx.count('users', 'email', email.toLowerCase())) > 0) throw new DomainError('TEAM_EMAIL_EXISTS', { email });
     let wallet = given;
     if (wallet !== undefined) {
       if (!WALLET_RE.test(wallet)) throw new DomainError('BAD_WALLET');
-      if (await walletTaken(tx, wallet)) throw new DomainError('TEAM_WALLET_EXISTS');
+      if (walletTaken(tx, wallet)) throw new DomainError('TEAM_WALLET_EXISTS');
     } else {
-      do wallet = deps.ids.wallet(); while (await walletTaken(tx, wallet));
+      do wallet = deps.ids.wallet(); while (walletTaken(tx, wallet));
     }
     const now = deps.clock.now();
-    const owner = await tx.insert('users', {
+    const owner = tx.insert('users', {
       id: deps.ids.uuid(), walletAddress: wallet.toLowerCase(), embeddedWalletAddress: null, privyId: null, name: contactPerson,
       email, isSubscribed: false, imageUrl: null, metadata: null, status: 'active', createdAt: now, updatedAt: now, lastLoginAt: null,
     });
-    const made = await createAgentTx(deps, tx, owner, {
+    const made = createAgentTx(deps, tx, owner, {
       name, email, walletAddress: wallet, ...(input.metadata !== undefined && input.metadata !== null ? { metadata: input.metadata } : {}),
     });
-    const agent = await tx.put('agents', { ...made.agent, generation: 'legacy' });
+    const agent = tx.put('agents', { ...made.agent, generation: 'legacy' });
     return { team: { agent, owner }, apiKey: made.apiKey, walletAddress: wallet };
   });
 }
 
 /** The team behind an agent row (owner looked up). */
-export async function teamView(tx: ReadTx<Tables>, agent: Agent): Promise<TeamView> {
-  return { agent, owner: await tx.get('users', agent.ownerId) };
+export function teamView(tx: ReadTx<Tables>, agent: Agent): TeamView {
+  return { agent, owner: tx.get('users', agent.ownerId) };
 }
 
 /** A team by id inside a transaction: admins' ids -> `adminCode` 403, others -> 404 `Team not found`. */
-async function requireTeam(tx: ReadTx<Tables>, id: string, adminCode?: 'TEAM_KEY_ADMIN' | 'TEAM_DELETE_ADMIN' | 'TEAM_DEACTIVATE_ADMIN'): Promise<Agent> {
-  const agent = await tx.get('agents', id);
+function requireTeam(tx: ReadTx<Tables>, id: string, adminCode?: 'TEAM_KEY_ADMIN' | 'TEAM_DELETE_ADMIN' | 'TEAM_DEACTIVATE_ADMIN'): Agent {
+  const agent = tx.get('agents', id);
   if (agent && agent.generation === 'legacy') return agent;
-  if (adminCode && (await tx.get('admins', id))) throw new DomainError(adminCode);
+  if (adminCode && (tx.get('admins', id))) throw new DomainError(adminCode);
   throw new DomainError('TEAM_NOT_FOUND');
 }
 
 /** `GET /api/admin/teams`: every team (legacy-generation agent), storage order; admins are not teams here. */
 export async function listTeams(deps: Deps): Promise<TeamView[]> {
-  return deps.store.read(async (tx) => {
+  return deps.store.read((tx) => {
     const out: TeamView[] = [];
-    for (const a of await tx.all('agents')) if (a.generation === 'legacy') out.push(await teamView(tx, a));
+    for (const a of tx.all('agents')) if (a.generation === 'legacy') out.push(teamView(tx, a));
     return out;
   });
 }
@@ -96,11 +96,11 @@ export async function teamApiKey(deps: Deps, id: string): Promise<{ agent: Agent
   return { agent, apiKey: deps.secrets.decrypt(agent.apiKeyEnc) };
 }
 
-async function deleteSnapshotsAndTrades(tx: WriteTx<Tables>, agentId: string, competitionIds: readonly string[]): Promise<void> {
+function deleteSnapshotsAndTrades(tx: WriteTx<Tables>, agentId: string, competitionIds: readonly string[]): void {
   for (const cid of competitionIds) {
-    for (const s of await tx.find('snapshots', 'agentCompetition', `${agentId}:${cid}`)) await tx.delete('snapshots', s.id);
+    for (const s of tx.find('snapshots', 'agentCompetition', `${agentId}:${cid}`)) tx.delete('snapshots', s.id);
   }
-  for (const t of await tx.find('trades', 'agent', agentId)) await tx.delete('trades', t.id);
+  for (const t of tx.find('trades', 'agent', agentId)) tx.delete('trades', t.id);
 }
 
 /**
@@ -108,18 +108,18 @@ async function deleteSnapshotsAndTrades(tx: WriteTx<Tables>, agentId: string, co
  * memberships (participant counters adjusted), and removes the contact user when it owns nothing else.
  */
 export async function deleteTeam(deps: Deps, id: string): Promise<void> {
-  await deps.store.transact(async (tx) => {
-    const agent = await requireTeam(tx, id, 'TEAM_DELETE_ADMIN');
-    const regs = await tx.find('competitionAgents', 'agent', id);
-    await deleteSnapshotsAndTrades(tx, id, regs.map((r) => r.competitionId));
+  await deps.store.transact((tx) => {
+    const agent = requireTeam(tx, id, 'TEAM_DELETE_ADMIN');
+    const regs = tx.find('competitionAgents', 'agent', id);
+    deleteSnapshotsAndTrades(tx, id, regs.map((r) => r.competitionId));
     for (const reg of regs) {
-      const comp = await tx.get('competitions', reg.competitionId);
-      if (comp && reg.status === 'active') await tx.put('competitions', { ...comp, registeredParticipants: Math.max(0, comp.registeredParticipants - 1) });
-      await tx.delete('competitionAgents', reg.id);
+      const comp = tx.get('competitions', reg.competitionId);
+      if (comp && reg.status === 'active') tx.put('competitions', { ...comp, registeredParticipants: Math.max(0, comp.registeredParticipants - 1) });
+      tx.delete('competitionAgents', reg.id);
     }
-    for (const b of await tx.find('balances', 'agent', id)) await tx.delete('balances', b.id);
-    await tx.delete('agents', id);
-    if ((await tx.count('agents', 'owner', agent.ownerId)) === 0) await tx.delete('users', agent.ownerId);
+    for (const b of tx.find('balances', 'agent', id)) tx.delete('balances', b.id);
+    tx.delete('agents', id);
+    if ((tx.count('agents', 'owner', agent.ownerId)) === 0) tx.delete('users', agent.ownerId);
   });
 }
 
@@ -127,7 +127,7 @@ export async function deleteTeam(deps: Deps, id: string): Promise<void> {
 export interface TeamStatusChange { agent: Agent; changed: boolean }
 
 /** Sets a team's global status inside `tx` (deactivation records reason and date; activation clears them). */
-export async function setTeamActiveTx(deps: Deps, tx: WriteTx<Tables>, agent: Agent, active: boolean, reason: string | null): Promise<Agent> {
+export function setTeamActiveTx(deps: Deps, tx: WriteTx<Tables>, agent: Agent, active: boolean, reason: string | null): Agent {
   const now = deps.clock.now();
   return tx.put('agents', active
     ? { ...agent, status: 'active', deactivationReason: null, deactivationDate: null, updatedAt: now }
@@ -138,18 +138,18 @@ export async function setTeamActiveTx(deps: Deps, tx: WriteTx<Tables>, agent: Ag
 export async function deactivateTeam(deps: Deps, id: string, reason: unknown): Promise<TeamStatusChange> {
   if (!reason) throw new DomainError('TEAM_REASON_REQUIRED');
   const why = requireString(reason, 'reason');
-  return deps.store.transact(async (tx) => {
-    const agent = await requireTeam(tx, id, 'TEAM_DEACTIVATE_ADMIN');
+  return deps.store.transact((tx) => {
+    const agent = requireTeam(tx, id, 'TEAM_DEACTIVATE_ADMIN');
     if (agent.status !== 'active') return { agent, changed: false };
-    return { agent: await setTeamActiveTx(deps, tx, agent, false, why), changed: true };
+    return { agent: setTeamActiveTx(deps, tx, agent, false, why), changed: true };
   });
 }
 
 /** `POST /api/admin/teams/{teamId}/reactivate`: 404, already active -> unchanged. */
 export async function reactivateTeam(deps: Deps, id: string): Promise<TeamStatusChange> {
-  return deps.store.transact(async (tx) => {
-    const agent = await requireTeam(tx, id);
+  return deps.store.transact((tx) => {
+    const agent = requireTeam(tx, id);
     if (agent.status === 'active') return { agent, changed: false };
-    return { agent: await setTeamActiveTx(deps, tx, agent, true, null), changed: true };
+    return { agent: setTeamActiveTx(deps, tx, agent, true, null), changed: true };
   });
 }

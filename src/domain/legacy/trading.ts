@@ -34,8 +34,8 @@ function missing(i: { fromToken?: unknown; toToken?: unknown; amount?: unknown }
  * competition has no balance there and fails on it.
  */
 export async function executeLegacyTrade(deps: Deps, agentId: string, input: ExecuteInput): Promise<Trade> {
-  return deps.store.transact(async (tx) => {
-    const comp = await legacyActiveCompetition(tx, agentId);
+  return deps.store.transact((tx) => {
+    const comp = legacyActiveCompetition(tx, agentId);
     if (!comp) throw new DomainError('NO_ACTIVE_COMPETITION');
     if (!input.fromToken || !input.toToken || !input.amount) throw missing(input);
     if (!input.reason) throw new DomainError('TRADE_REASON_REQUIRED', {}, { details: { rule: 'required', missing: ['reason'] } });
@@ -49,7 +49,7 @@ export async function executeLegacyTrade(deps: Deps, agentId: string, input: Exe
     const chains = executeChains(from, to, input);
     const { fromPrice, toPrice } = priceBoth(deps, from, to, chains, now);
     checkCrossChain(comp.crossChainTradingType, chains);
-    const rows = await tx.find('balances', 'agentCompetition', `${agentId}:${comp.id}`);
+    const rows = tx.find('balances', 'agentCompetition', `${agentId}:${comp.id}`);
     const fromRow = findBalanceRow(rows, from);
     const available = fromRow?.amount ?? 0;
     if (available < amount) throw new DomainError('INSUFFICIENT_BALANCE', {}, { details: { rule: 'balance', token: from, requested: amount, available } });
@@ -62,16 +62,16 @@ export async function executeLegacyTrade(deps: Deps, agentId: string, input: Exe
       });
     }
     const { slippage, toAmount } = fill(deps, tradeAmountUsd, toPrice.price, comp.slippageModel);
-    await tx.put('balances', changedBalance(fromRow!, { amount: fromRow!.amount - amount, updatedAt: now }));
-    if (toAmount > 0) await credit(deps, tx, rows, agentId, comp, to, toAmount, toPrice, now);
-    const trade = await tx.insert('trades', {
+    tx.put('balances', changedBalance(fromRow!, { amount: fromRow!.amount - amount, updatedAt: now }));
+    if (toAmount > 0) credit(deps, tx, rows, agentId, comp, to, toAmount, toPrice, now);
+    const trade = tx.insert('trades', {
       id: deps.ids.uuid(), agentId, competitionId: comp.id, fromToken: from, toToken: to, fromAmount: amount, toAmount,
       tradeAmountUsd, toTokenSymbol: toPrice.symbol, fromTokenSymbol: fromPrice.symbol,
       reason: input.reason as string, timestamp: now, fromChain: chains.fromChain, toChain: chains.toChain,
       fromSpecificChain: fromPrice.specificChain, toSpecificChain: toPrice.specificChain, slippage,
     });
     // Upstream fired a snapshot of every participant after each trade; here it is part of the trade.
-    await takeSnapshotsTx(deps, tx, comp, await activeAgentIds(tx, comp.id), now);
+    takeSnapshotsTx(deps, tx, comp, activeAgentIds(tx, comp.id), now);
     return trade;
   });
 }
@@ -106,7 +106,7 @@ function quoteChains(from: string, to: string, q: LegacyQuoteInput): TradeChains
  * the legacy one when no competition is active.
  */
 export async function quoteLegacyTrade(deps: Deps, agentId: string, q: LegacyQuoteInput): Promise<LegacyQuote> {
-  return deps.store.read(async (tx) => {
+  return deps.store.read((tx) => {
     if (!q.fromToken || !q.toToken || !q.amount) throw missing(q);
     for (const field of ['fromToken', 'toToken'] as const) if (typeof q[field] !== 'string') throw new DomainError('TRADE_FIELD_TYPE', { field });
     const from = q.fromToken as string;
@@ -116,7 +116,7 @@ export async function quoteLegacyTrade(deps: Deps, agentId: string, q: LegacyQuo
     const { fromPrice, toPrice } = priceBoth(deps, from, to, chains, deps.clock.now());
     const usd = amount * fromPrice.price;
     if (!Number.isFinite(usd)) throw new DomainError('TRADE_VALUE_NOT_FINITE', {}, { details: { rule: 'finiteValue', tradeAmountUsd: null } });
-    const comp = await legacyActiveCompetition(tx, agentId);
+    const comp = legacyActiveCompetition(tx, agentId);
     const model = comp ? (comp.slippageModel ?? 'current') : 'legacy';
     const slippage = competitionSlippage(model, usd, deps.config.slippage, () => deps.ids.random());
     const toAmount = (usd * (1 - slippage)) / toPrice.price;

@@ -24,28 +24,28 @@ const callerId = (p: Principal) => (p.kind === 'agent' ? p.agentId : null);
  * team era's leaderboard held active teams only, and the rest are numbered 1..n.
  */
 export async function legacyLeaderboard(deps: Deps, principal: Principal, competitionId?: string): Promise<LegacyLeaderboardView> {
-  return deps.store.read(async (tx) => {
+  return deps.store.read((tx) => {
     let id = competitionId;
-    if (id === undefined) id = (await legacyActiveCompetition(tx, callerId(principal)))?.id;
+    if (id === undefined) id = (legacyActiveCompetition(tx, callerId(principal)))?.id;
     if (id === undefined) throw new DomainError('LEADERBOARD_NO_COMPETITION');
-    const competition = await requireCompetition(tx, id);
+    const competition = requireCompetition(tx, id);
     if (principal.kind === 'agent') {
       if (deps.config.leaderboardAccess === 'admin') throw new DomainError('LEGACY_LEADERBOARD_ADMIN_ONLY');
-      if (!(await isMember(tx, competition.id, principal.agentId))) throw new DomainError('LEGACY_NOT_PARTICIPATING');
+      if (!(isMember(tx, competition.id, principal.agentId))) throw new DomainError('LEGACY_NOT_PARTICIPATING');
     }
     const leaderboard: LegacyRanked[] = [];
     const inactive: LegacyUnranked[] = [];
     const seen = new Set<string>();
-    for (const v of await leaderboardValues(deps, tx, competition)) {
+    for (const v of leaderboardValues(deps, tx, competition)) {
       seen.add(v.agentId);
-      const agent = await tx.get('agents', v.agentId);
+      const agent = tx.get('agents', v.agentId);
       if (agent && agent.status !== 'active') inactive.push({ agentId: v.agentId, agent, value: v.value, reason: agent.deactivationReason });
       else leaderboard.push({ rank: leaderboard.length + 1, agentId: v.agentId, agent, value: v.value });
     }
-    for (const reg of await tx.find('competitionAgents', 'competition', competition.id)) {
+    for (const reg of tx.find('competitionAgents', 'competition', competition.id)) {
       if (seen.has(reg.agentId)) continue;
-      const agent = await tx.get('agents', reg.agentId);
-      const snap = newestSnapshot(await tx.find('snapshots', 'agentCompetition', `${reg.agentId}:${competition.id}`));
+      const agent = tx.get('agents', reg.agentId);
+      const snap = newestSnapshot(tx.find('snapshots', 'agentCompetition', `${reg.agentId}:${competition.id}`));
       const reason = (agent?.status !== 'active' ? agent?.deactivationReason : null) ?? reg.deactivationReason ?? 'Not actively participating in this competition';
       inactive.push({ agentId: reg.agentId, agent, value: snap?.totalValue ?? 0, reason });
     }
@@ -58,10 +58,10 @@ export type LegacyStatusView = { kind: 'none' } | { kind: 'participating' | 'not
 
 /** `GET /api/competition/status`: admins count as participating. */
 export async function legacyStatus(deps: Deps, principal: Principal): Promise<LegacyStatusView> {
-  return deps.store.read(async (tx) => {
-    const competition = await legacyActiveCompetition(tx, callerId(principal));
+  return deps.store.read((tx) => {
+    const competition = legacyActiveCompetition(tx, callerId(principal));
     if (!competition) return { kind: 'none' };
-    const participating = principal.kind === 'admin' || (principal.kind === 'agent' && (await isMember(tx, competition.id, principal.agentId)));
+    const participating = principal.kind === 'admin' || (principal.kind === 'agent' && (isMember(tx, competition.id, principal.agentId)));
     return { kind: participating ? 'participating' : 'notParticipating', competition };
   });
 }
@@ -110,11 +110,11 @@ export function buildLegacyRules(deps: Deps, comp: Competition | null): LegacyRu
  * admins always get rules (of the active competition, else of the world defaults).
  */
 export async function legacyRules(deps: Deps, principal: Principal): Promise<LegacyRules> {
-  const comp = await deps.store.read(async (tx) => {
-    const c = await legacyActiveCompetition(tx, callerId(principal));
+  const comp = await deps.store.read((tx) => {
+    const c = legacyActiveCompetition(tx, callerId(principal));
     if (principal.kind === 'admin') return c;
     if (!c) throw new DomainError('LEGACY_RULES_NO_ACTIVE');
-    if (principal.kind !== 'agent' || !(await isMember(tx, c.id, principal.agentId))) throw new DomainError('LEGACY_RULES_NOT_PARTICIPATING');
+    if (principal.kind !== 'agent' || !(isMember(tx, c.id, principal.agentId))) throw new DomainError('LEGACY_RULES_NOT_PARTICIPATING');
     return c;
   });
   return buildLegacyRules(deps, comp);
@@ -128,11 +128,11 @@ export async function legacyUpcoming(deps: Deps): Promise<Competition[]> {
 /** `GET /api/admin/reports/performance?competitionId=`: every ranked participant, deactivated ones included. */
 export async function performanceReport(deps: Deps, competitionId: unknown): Promise<{ competition: Competition; leaderboard: LegacyRanked[] }> {
   if (!competitionId) throw new DomainError('LEGACY_COMPETITION_ID_REQUIRED');
-  return deps.store.read(async (tx) => {
-    const competition = await requireCompetition(tx, String(competitionId));
+  return deps.store.read((tx) => {
+    const competition = requireCompetition(tx, String(competitionId));
     const leaderboard: LegacyRanked[] = [];
-    for (const [i, v] of (await leaderboardValues(deps, tx, competition)).entries()) {
-      leaderboard.push({ rank: i + 1, agentId: v.agentId, agent: await tx.get('agents', v.agentId), value: v.value });
+    for (const [i, v] of (leaderboardValues(deps, tx, competition)).entries()) {
+      leaderboard.push({ rank: i + 1, agentId: v.agentId, agent: tx.get('agents', v.agentId), value: v.value });
     }
     return { competition, leaderboard };
   });

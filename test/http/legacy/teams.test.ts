@@ -88,9 +88,9 @@ describe('POST /api/public/teams/register and POST /api/admin/teams/register', (
 
   it('makes the team an agent of generation legacy owned by a user made from its contact', async () => {
     const t = await registerTeam(s, 'Delta', { contactPerson: 'Dora', walletAddress: WALLET });
-    const { agent, user } = await s.world.deps.store.read(async (tx) => {
-      const a = (await tx.get('agents', t.teamId))!;
-      return { agent: a, user: (await tx.get('users', a.ownerId))! };
+    const { agent, user } = await s.world.deps.store.read((tx) => {
+      const a = (tx.get('agents', t.teamId))!;
+      return { agent: a, user: (tx.get('users', a.ownerId))! };
     });
     expect(agent).to.include({ generation: 'legacy', name: 'Delta', status: 'active', email: t.email, walletAddress: WALLET.toLowerCase() });
     expect(user).to.include({ name: 'Dora', email: t.email, walletAddress: WALLET.toLowerCase() });
@@ -138,10 +138,10 @@ describe('admin team endpoints (/api/admin/teams)', () => {
     const res = await s.call('DELETE', `/api/admin/teams/${a.teamId}`, { key: ADMIN_KEY });
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({ success: true, message: 'Team successfully deleted' });
-    const left = await s.world.deps.store.read(async (tx) => ({
-      trades: (await tx.find('trades', 'agent', a.teamId)).length, balances: (await tx.find('balances', 'agent', a.teamId)).length,
-      snaps: (await tx.find('snapshots', 'agentCompetition', `${a.teamId}:${cid}`)).length, reg: await tx.get('competitionAgents', `${cid}:${a.teamId}`),
-      comp: (await tx.get('competitions', cid))!.registeredParticipants,
+    const left = await s.world.deps.store.read((tx) => ({
+      trades: (tx.find('trades', 'agent', a.teamId)).length, balances: (tx.find('balances', 'agent', a.teamId)).length,
+      snaps: (tx.find('snapshots', 'agentCompetition', `${a.teamId}:${cid}`)).length, reg: tx.get('competitionAgents', `${cid}:${a.teamId}`),
+      comp: (tx.get('competitions', cid))!.registeredParticipants,
     }));
     expect(left).to.deep.equal({ trades: 0, balances: 0, snaps: 0, reg: undefined, comp: 1 });
     expectError(await s.call('GET', '/api/account/profile', { key: a.apiKey }), 401, MSG.badKey);

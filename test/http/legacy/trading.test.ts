@@ -44,9 +44,9 @@ describe('POST /api/trade/execute with a team key', () => {
     x = await setup();
     await x.s.world.advance(1000);
     await exec(x, { fromToken: USDC, toToken: SOL, amount: '150', reason: 'r' });
-    const counts = await x.s.world.deps.store.read(async (tx) => [
-      (await tx.find('snapshots', 'agentCompetition', `${x.a.teamId}:${x.cid}`)).length,
-      (await tx.find('snapshots', 'agentCompetition', `${x.b.teamId}:${x.cid}`)).length,
+    const counts = await x.s.world.deps.store.read((tx) => [
+      (tx.find('snapshots', 'agentCompetition', `${x.a.teamId}:${x.cid}`)).length,
+      (tx.find('snapshots', 'agentCompetition', `${x.b.teamId}:${x.cid}`)).length,
     ]);
     expect(counts).to.deep.equal([2, 2]);
   });
