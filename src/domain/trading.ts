@@ -236,7 +236,7 @@ export interface Quote {
  * amount, which serialises as null.
  */
 export async function quoteTrade(deps: Deps, principal: Principal, q: QuoteInput): Promise<Quote> {
-  // A read that draws slippage: the draw runs inside the store queue so it is ordered with writes.
+  // A read that draws slippage: the draw runs inside a store call so it is ordered with writes.
   return deps.store.read((tx) => {
     const cid = q.competitionId ?? (implicitCompetitionId(tx, principal, 'GET /api/trade/quote?competitionId=xxx'));
     const amount = parseAmount(q.amount);

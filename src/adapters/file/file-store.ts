@@ -201,7 +201,7 @@ export class FileStore<T> implements Store<T>, JournalSource {
     return this.opening;
   }
 
-  /** A whole-state operation in the queue; `writes` ones append a full-state record. */
+  /** A whole-state operation; `writes` ones append a full-state record. */
   private whole<R>(fn: (st: MemoryStoreState) => R, writes: boolean): Promise<R> {
     const sink = this.sink;
     if (!sink) return this.open().then(() => this.whole(fn, writes));
@@ -219,7 +219,7 @@ export class FileStore<T> implements Store<T>, JournalSource {
     }
   }
 
-  /** Resolves `r` once record `seq` is durable (the group commit happens here, after the queue moved on). */
+  /** Resolves `r` once record `seq` is durable (the group commit happens here, after the call returned). */
   private async after<R>(sink: StateDir, seq: number, r: R): Promise<R> {
     if (sink.failed) throw sink.failed;
     if (seq > 0) await sink.durable(seq);

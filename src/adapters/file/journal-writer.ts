@@ -13,8 +13,8 @@ export function journalHeader(base: number, aux: Record<string, unknown>): Buffe
 }
 
 /**
- * Appends framed records to the current journal file. `append` only queues (it runs inside the
- * store's serial queue and never waits); one flush loop writes everything queued, then
+ * Appends framed records to the current journal file. `append` only queues (it runs inside a
+ * store call and never waits); one flush loop writes everything queued, then
  * `datasync`s once, then releases every waiter up to the last record written: group commit.
  * A rotation switches to a new file (the old one synced first, the new one synced with its
  * directory before any record in it is reported durable). A write or sync error is final: the

@@ -34,7 +34,7 @@ export interface CompactionPoint {
 
 /** What a store journaling into a StateDir offers it (implemented by FileStore). */
 export interface JournalSource {
-  /** At a point in the store's queue: rotate the journal and return the state there. */
+  /** Between two store calls: rotate the journal and return the state there. */
   compactionPoint(): CompactionPoint;
 }
 
@@ -158,7 +158,7 @@ export class StateDir {
     return this.writer.durable(seq);
   }
 
-  /** Journal rotation at a compaction point (called by the active store inside its queue). */
+  /** Journal rotation at a compaction point (called by the active store between two calls). */
   rotate(aux: Record<string, unknown>): { seq: number; rotated: Promise<void>; meta: unknown; named: [string, StoreDump][] } {
     const named = [...this.named].map(([id, s]): [string, StoreDump] => [id, 'format' in s ? s : snapshotDump(s)]);
     return { seq: this.writer.lastSeq, rotated: this.writer.rotate(aux), meta: this.meta, named };
