@@ -106,6 +106,16 @@ describe('architecture', () => {
     expect(violations, violations.join('\n')).to.deep.equal([]);
   });
 
+  it('keeps store call bodies and functions that take a tx synchronous', () => {
+    const violations: string[] = [];
+    for (const f of ALL) {
+      code(f.text).forEach((l, i) => {
+        if (/\.(read|transact)\(\s*async\b/.test(l) || /\basync\b[^=]*\(\s*[^)]*\btx\??\s*:\s*(ReadTx|WriteTx)\b/.test(l)) violations.push(`${f.path}:${i + 1}`);
+      });
+    }
+    expect(violations, violations.join('\n')).to.deep.equal([]);
+  });
+
   it('gives every source file a header comment line', () => {
     const missing = ALL.filter((f) => !/^(#!.*\n)?\/\/ \S/.test(f.text)).map((f) => f.path);
     expect(missing).to.deep.equal([]);
