@@ -9,6 +9,7 @@ import { SCHEMA_URL } from '../sim/scenario/schema.js';
 import { parseBody } from '../sim/scenario/targets.js';
 import type { Json } from '../sim/scenario/types.js';
 import { failure, UsageError } from './args.js';
+import type { OutputStream } from './run-output.js';
 import { portValue, seedValue, unknownFlag, urlValue, walkFlags } from './flags.js';
 
 /** Parsed `record` options. */
@@ -132,9 +133,9 @@ export async function startRecording(args: RecordArgs): Promise<Recording> {
 }
 
 /** Entry of `compsim record` from main: runs until SIGINT/SIGTERM; exit 0, 2 on usage errors, 1 when the target is unusable. */
-export async function recordMain(argv: readonly string[]): Promise<number> {
+export async function recordMain(argv: readonly string[], io: { stdout: OutputStream; stderr: OutputStream } = process): Promise<number> {
   if (argv.includes('-h') || argv.includes('--help')) {
-    process.stdout.write(`${RECORD_USAGE}\n`);
+    io.stdout.write(`${RECORD_USAGE}\n`);
     return 0;
   }
   let rec: Recording;
@@ -143,14 +144,14 @@ export async function recordMain(argv: readonly string[]): Promise<number> {
     args = parseRecordArgs(argv);
     rec = await startRecording(args);
   } catch (err) {
-    return failure('compsim record', RECORD_USAGE, err, process.stderr);
+    return failure('compsim record', RECORD_USAGE, err, io.stderr);
   }
-  process.stdout.write(`compsim record: proxy on ${rec.url} -> ${args.target}; writing ${args.out} (Ctrl-C to stop)\n`);
+  io.stdout.write(`compsim record: proxy on ${rec.url} -> ${args.target}; writing ${args.out} (Ctrl-C to stop)\n`);
   await new Promise<void>((resolve) => {
     const onSignal = () => void rec.stop().then(resolve);
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
   });
-  process.stdout.write(`compsim record: wrote ${args.out} (${rec.builder.scenario().steps.length} steps)\n`);
+  io.stdout.write(`compsim record: wrote ${args.out} (${rec.builder.scenario().steps.length} steps)\n`);
   return 0;
 }
