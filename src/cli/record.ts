@@ -8,9 +8,8 @@ import { SkeletonBuilder } from '../sim/scenario/record.js';
 import { SCHEMA_URL } from '../sim/scenario/schema.js';
 import { parseBody } from '../sim/scenario/targets.js';
 import type { Json } from '../sim/scenario/types.js';
-import { failure, UsageError } from './args.js';
+import { defined, failure, opt, parseFlags, portValue, seedValue, str, urlValue, UsageError } from './args.js';
 import type { OutputStream } from './run-output.js';
-import { portValue, seedValue, unknownFlag, urlValue, walkFlags } from './flags.js';
 
 /** Parsed `record` options. */
 export interface RecordArgs {
@@ -39,24 +38,20 @@ Options:
   --seed <n|text>       seed of that reset (default: the target's)
   -h, --help            show this help`;
 
+const RECORD_OPTIONS = {
+  target: str, out: str, port: { type: 'string', default: '3001' }, host: { type: 'string', default: '127.0.0.1' }, 'admin-key': str, seed: str,
+} as const;
+
 /** Parses the arguments after `record`. */
 export function parseRecordArgs(argv: readonly string[]): RecordArgs {
-  const out: Partial<RecordArgs> & { port: number; host: string } = { port: 3001, host: '127.0.0.1' };
-  walkFlags(argv, (f) => {
-    switch (f.name) {
-      case '--target': out.target = urlValue(f.name, f.value()); break;
-      case '--out': out.out = f.value(); break;
-      case '--port': out.port = portValue(f.name, f.value()); break;
-      case '--host': out.host = f.value(); break;
-      case '--admin-key': out.adminKey = f.value(); break;
-      case '--seed': out.seed = seedValue(f.value()); break;
-      default: unknownFlag(f);
-    }
-  });
-  if (!out.target) throw new UsageError('--target is required');
-  if (!out.out) throw new UsageError('--out is required');
-  if (out.seed !== undefined && !out.adminKey) throw new UsageError('--seed needs --admin-key (the reset is made with it)');
-  return out as RecordArgs;
+  const { values: v } = parseFlags(argv, RECORD_OPTIONS);
+  const target = opt(v.target, (u) => urlValue('--target', u));
+  const port = portValue('--port', v.port);
+  const seed = opt(v.seed, seedValue);
+  if (!target) throw new UsageError('--target is required');
+  if (!v.out) throw new UsageError('--out is required');
+  if (seed !== undefined && !v['admin-key']) throw new UsageError('--seed needs --admin-key (the reset is made with it)');
+  return defined({ target, out: v.out, port, host: v.host, adminKey: v['admin-key'], seed });
 }
 
 const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'accept-encoding']);
