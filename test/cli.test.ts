@@ -1,8 +1,16 @@
-// compsim serve as a child process: banner with working keys, HTTP calls, clean stop on SIGINT, --sim-api and --rate-limits; bad options exit 2.
+// compsim serve as a child process (banner with working keys, HTTP calls, clean stop on SIGINT, --sim-api and --rate-limits), and every command's usage errors: exit 2 with their exact messages.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { parseServeArgs, UsageError } from '../src/cli/args.js';
+import { Writable } from 'node:stream';
+import { parseServeArgs, USAGE, UsageError } from '../src/cli/args.js';
+import { main } from '../src/cli/main.js';
+import { OPENAPI_USAGE } from '../src/cli/openapi.js';
+import { RECORD_USAGE } from '../src/cli/record.js';
+import { REPLAY_USAGE } from '../src/cli/replay.js';
+import { RUN_USAGE } from '../src/cli/run.js';
+import { SIGN_USAGE } from '../src/cli/sign.js';
+import { STATE_USAGE } from '../src/cli/state.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
@@ -98,5 +106,98 @@ describe('compsim serve options', () => {
       ['--rate-limits', 'lots'], ['--rate-limits'], ['--sim-api=yes']]) {
       expect(() => parseServeArgs(args), args.join(' ')).to.throw(UsageError);
     }
+  });
+});
+
+describe('compsim usage errors (exit 2, the message and the usage text on stderr)', () => {
+  /** `compsim <argv>` in this process: exit code, stdout and stderr. */
+  async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const text = { stdout: '', stderr: '' };
+    const into = (k: keyof typeof text) => new Writable({ write(chunk, _enc, cb) { text[k] += String(chunk); cb(); } });
+    const code = await main(argv, { stdout: into('stdout'), stderr: into('stderr') });
+    return { code, ...text };
+  }
+
+  const ADDR = `0x${'a'.repeat(40)}`;
+  const CASES: [string, string[], string, string][] = [
+    // command usage, argv, stderr prefix, message
+    [USAGE, ['serve', '--frobnicate'], 'compsim', "unknown option '--frobnicate'"],
+    [USAGE, ['serve', '--frobnicate=1'], 'compsim', "unknown option '--frobnicate=1'"],
+    [USAGE, ['serve', '-x'], 'compsim', "unknown option '-x'"],
+    [USAGE, ['serve', 'stray'], 'compsim', "unknown option 'stray'"],
+    [USAGE, ['serve', '--port'], 'compsim', '--port needs a value'],
+    [USAGE, ['serve', '--port', '--host', 'h'], 'compsim', '--port needs a value'],
+    [USAGE, ['serve', '--port', '70000'], 'compsim', "--port must be an integer 0-65535, got '70000'"],
+    [USAGE, ['serve', '--port=1.5'], 'compsim', "--port must be an integer 0-65535, got '1.5'"],
+    [USAGE, ['serve', '--sim-api=yes'], 'compsim', '--sim-api takes no value'],
+    [USAGE, ['serve', '--clock', 'sundial'], 'compsim', "--clock must be manual or system, got 'sundial'"],
+    [USAGE, ['serve', '--log-level', 'loud'], 'compsim', "--log-level must be one of trace, debug, info, warn, error, fatal, silent, got 'loud'"],
+    [USAGE, ['serve', '--admin-key', 'short'], 'compsim', '--admin-key must be 16 lower-case hex, "_", 16 lower-case hex'],
+    [USAGE, ['serve', '--rate-limits', 'lots'], 'compsim', "--rate-limits must be upstream or off, got 'lots'"],
+    [USAGE, ['serve', '--inference-signer', ADDR, '--inference-signer', 'nope'], 'compsim', "--inference-signer must be an address (0x + 40 hex), got 'nope'"],
+    [USAGE, ['serve', '--state-compact-mb', '0'], 'compsim', "--state-compact-mb must be a positive number, got '0'"],
+    [RUN_USAGE, ['run'], 'compsim run', 'name at least one scenario file or folder'],
+    [RUN_USAGE, ['run', 'a', '--frobnicate'], 'compsim run', "unknown option '--frobnicate'"],
+    [RUN_USAGE, ['run', 'a', '--report'], 'compsim run', '--report needs a value'],
+    [RUN_USAGE, ['run', 'a', '--json=1'], 'compsim run', '--json takes no value'],
+    [RUN_USAGE, ['run', 'a', '--target', 'nope'], 'compsim run', "--target must be a URL such as http://127.0.0.1:3000, got 'nope'"],
+    [RUN_USAGE, ['run', 'a', '--target', 'ftp://x'], 'compsim run', "--target must be an http(s) URL, got 'ftp://x'"],
+    [RUN_USAGE, ['run', 'a', '--target', 'http://h:1'], 'compsim run', '--target needs --admin-key (the admin key the server was started with)'],
+    [RUN_USAGE, ['run', 'a', '--admin-key', 'k'], 'compsim run', '--admin-key only goes with --target'],
+    [RECORD_USAGE, ['record', '--out', 'f'], 'compsim record', '--target is required'],
+    [RECORD_USAGE, ['record', '--target', 'http://h'], 'compsim record', '--out is required'],
+    [RECORD_USAGE, ['record', '--target', 'http://h', '--out', 'f', '--seed', '1'], 'compsim record', '--seed needs --admin-key (the reset is made with it)'],
+    [RECORD_USAGE, ['record', '--target', 'http://h', '--out', 'f', '--port', 'x'], 'compsim record', "--port must be an integer 0-65535, got 'x'"],
+    [RECORD_USAGE, ['record', '--out'], 'compsim record', '--out needs a value'],
+    [RECORD_USAGE, ['record', 'f'], 'compsim record', "unknown option 'f'"],
+    [REPLAY_USAGE, ['replay', '--trades', 'x'], 'compsim replay', '--trades and --prices are required'],
+    [REPLAY_USAGE, ['replay', '--trades', 'x', '--prices', 'y', '--target', 'http://h'], 'compsim replay', '--target and --admin-key go together'],
+    [REPLAY_USAGE, ['replay', '--slippage', 'some'], 'compsim replay', "--slippage must be upstream, expected or none, got 'some'"],
+    [REPLAY_USAGE, ['replay', '--vs-slippage', 'some'], 'compsim replay', "--vs-slippage must be upstream, expected or none, got 'some'"],
+    [REPLAY_USAGE, ['replay', '--rules', 'loose'], 'compsim replay', "--rules must be lenient or strict, got 'loose'"],
+    [REPLAY_USAGE, ['replay', '--interval', 'soon'], 'compsim replay', "--interval must be a duration such as 5m or 300000, got 'soon'"],
+    [REPLAY_USAGE, ['replay', '--interval', '999'], 'compsim replay', '--interval must be at least 1s'],
+    [REPLAY_USAGE, ['replay', '--start', 'monday'], 'compsim replay', "--start must be an ISO 8601 time, got 'monday'"],
+    [REPLAY_USAGE, ['replay', '--end', 'later'], 'compsim replay', "--end must be an ISO 8601 time, got 'later'"],
+    [REPLAY_USAGE, ['replay', '--trades'], 'compsim replay', '--trades needs a value'],
+    [REPLAY_USAGE, ['replay', '--json=no'], 'compsim replay', '--json takes no value'],
+    [REPLAY_USAGE, ['replay', '--speed', '2'], 'compsim replay', "unknown option '--speed'"],
+    [OPENAPI_USAGE, ['openapi', '--bogus'], 'compsim openapi', "unknown option '--bogus'"],
+    [OPENAPI_USAGE, ['openapi', '--server-url'], 'compsim openapi', '--server-url needs a value'],
+    [OPENAPI_USAGE, ['openapi', '--no-sim=1'], 'compsim openapi', '--no-sim takes no value'],
+    [OPENAPI_USAGE, ['openapi', 'out.json'], 'compsim openapi', "unknown option 'out.json'"],
+    [SIGN_USAGE, ['sign-wallet', '--bogus'], 'compsim sign-wallet', "unknown option '--bogus'"],
+    [SIGN_USAGE, ['sign-wallet', '--key'], 'compsim sign-wallet', '--key needs a value'],
+    [SIGN_USAGE, ['sign-wallet', '--api-key', 'k'], 'compsim sign-wallet', '--key is required'],
+    [SIGN_USAGE, ['sign-wallet', '--key', 'k'], 'compsim sign-wallet', '--api-key is required'],
+    [SIGN_USAGE, ['sign-inference', '--key', 'k', '--model', 'm', '--output', 'o'], 'compsim sign-inference', '--prompt is required'],
+    [SIGN_USAGE, ['sign-inference', '--chain-id', 'x'], 'compsim sign-inference', '--chain-id must be a decimal number'],
+    [SIGN_USAGE, ['sign-inference', '--json', 'x'], 'compsim sign-inference', "unknown option 'x'"],
+  ];
+  for (const [usage, argv, prefix, message] of CASES) {
+    it(`compsim ${argv.join(' ')}: ${message}`, async () => {
+      expect(await cli(argv)).to.deep.equal({ code: 2, stdout: '', stderr: `${prefix}: ${message}\n\n${usage}\n` });
+    });
+  }
+
+  it('compsim state: a missing or unknown subcommand, a missing directory and options of another subcommand', async () => {
+    expect(await cli(['state'])).to.deep.equal({ code: 2, stdout: `${STATE_USAGE}\n`, stderr: '' });
+    const misuse = (m: string) => ({ code: 2, stdout: '', stderr: `compsim state: ${m}\n\n${STATE_USAGE}\n` });
+    expect(await cli(['state', 'frobnicate', 'd'])).to.deep.equal(misuse("unknown subcommand 'frobnicate'"));
+    for (const argv of [['inspect'], ['inspect', 'a', 'b'], ['compact', 'd', '--json'], ['export', 'd', '--out'], ['inspect', 'd', '--out', 'f'], ['inspect', 'd', '--json=1']]) {
+      expect(await cli(['state', ...argv]), argv.join(' ')).to.deep.equal(misuse('expected one state directory and the options shown'));
+    }
+  });
+
+  it('prints each command\'s help on stdout with exit 0', async () => {
+    for (const [argv, usage] of [[['serve', '-h'], USAGE], [['run', '--help'], RUN_USAGE], [['record', '-h'], RECORD_USAGE], [['replay', '--help'], REPLAY_USAGE],
+      [['openapi', '-h'], OPENAPI_USAGE], [['sign-wallet', '--help'], SIGN_USAGE], [['state', 'inspect', '-h'], STATE_USAGE]] as const) {
+      expect(await cli([...argv]), argv.join(' ')).to.deep.equal({ code: 0, stdout: `${usage}\n`, stderr: '' });
+    }
+  });
+
+  it('takes a value that starts with one dash (a negative seed) as the value', () => {
+    expect(parseServeArgs(['--seed', '-5', '--host', '-x'])).to.include({ seed: -5, host: '-x' });
+    expect(parseServeArgs(['--seed=-5']).seed).to.equal(-5);
   });
 });

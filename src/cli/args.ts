@@ -1,27 +1,5 @@
-// Command-line parsing for `compsim serve`: typed options with clear errors (exit code 2 on misuse).
-
-/** Parsed `serve` options. */
-export interface ServeArgs {
-  port: number;
-  host: string;
-  seed?: number | string;
-  clock: 'manual' | 'system';
-  world?: string;
-  adminKey?: string;
-  logLevel: string;
-  /** Serve `/api/sim/*` (off unless `--sim-api`). */
-  simApi?: true;
-  /** `--rate-limits upstream|off` (default off). */
-  rateLimits?: 'upstream' | 'off';
-  /** `--state <dir>`: keep the world in this directory across restarts (default: memory only). */
-  state?: string;
-  /** `--state-compact-mb <n>`: compact once the journal is this many MB (default 16). */
-  stateCompactMb?: number;
-  /** `--wallet-domain <text>`: the `Domain:` wallet verification expects (default: the server's base URL). */
-  walletDomain?: string;
-  /** `--inference-signer <address>` (repeatable): trusted inference signers besides upstream's. */
-  inferenceSigners?: string[];
-}
+// Command-line parsing for every compsim command on util.parseArgs (usage errors exit 2), common value parsers, and the options of `compsim serve`.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** A usage error: printed with the usage text, exit code 2. */
 export class UsageError extends Error {}
@@ -37,6 +15,96 @@ export function failure(prefix: string, usage: string, err: unknown, stderr: { w
   }
   stderr.write(`${prefix}: ${(err as Error).message}\n`);
   return 1;
+}
+
+/** A command's options, declared as `util.parseArgs` takes them. */
+export type Options = NonNullable<ParseArgsConfig['options']>;
+/** An option that takes a value, and a switch. */
+export const str = { type: 'string' } as const;
+export const bool = { type: 'boolean' } as const;
+
+/**
+ * Parses `argv` with `util.parseArgs` against `options`; the values come typed as declared.
+ * Strict mode is off because it refuses every value that starts with a dash (`--seed -5`, a prompt
+ * such as `-1`) and its errors do not quote the argument as written. Its tokens are checked here
+ * instead, with compsim's messages: an unknown option, a missing value (or another `--option` in
+ * its place), a value on a switch, an argument where the command takes none.
+ */
+export function parseFlags<O extends Options>(argv: readonly string[], options: O, positionals = false) {
+  const parsed = parseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
+  for (const t of parsed.tokens) {
+    if (t.kind !== 'option') {
+      if (!positionals) throw new UsageError(`unknown option '${argv[t.index]}'`);
+      continue;
+    }
+    const type = Object.hasOwn(options, t.name) ? options[t.name]!.type : undefined;
+    if (type === undefined) throw new UsageError(`unknown option '${argv[t.index]}'`);
+    if (type === 'boolean' && t.value !== undefined) throw new UsageError(`${t.rawName} takes no value`);
+    if (type === 'string' && (t.value === undefined || (!t.inlineValue && t.value.startsWith('--')))) throw new UsageError(`${t.rawName} needs a value`);
+  }
+  return parsed as unknown as ReturnType<typeof parseArgs<{ options: O; allowPositionals: true }>>;
+}
+
+/** `parse(value)`, or undefined for an option not given. */
+export function opt<T>(value: string | undefined, parse: (v: string) => T): T | undefined {
+  return value === undefined ? undefined : parse(value);
+}
+
+/** `o` without its undefined fields (the options not given). */
+export function defined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** One of `allowed`; the message lists them as "a, b or c" unless `described` says otherwise. */
+export function choice<const C extends readonly string[]>(name: string, v: string, allowed: C, described = `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`): C[number] {
+  if (!(allowed as readonly string[]).includes(v)) throw new UsageError(`${name} must be ${described}, got '${v}'`);
+  return v as C[number];
+}
+
+/** A seed: an integer stays a number, anything else is a text seed. */
+export function seedValue(v: string): number | string {
+  return /^-?\d+$/.test(v) ? Number(v) : v;
+}
+
+/** A TCP port 0-65535. */
+export function portValue(name: string, v: string): number {
+  if (!/^\d+$/.test(v) || Number(v) > 65535) throw new UsageError(`${name} must be an integer 0-65535, got '${v}'`);
+  return Number(v);
+}
+
+/** An http(s) URL without trailing slashes. */
+export function urlValue(name: string, v: string): string {
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    throw new UsageError(`${name} must be a URL such as http://127.0.0.1:3000, got '${v}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${name} must be an http(s) URL, got '${v}'`);
+  return v.replace(/\/+$/, '');
+}
+
+/** Parsed `serve` options. */
+export interface ServeArgs {
+  port: number;
+  host: string;
+  seed?: number | string;
+  clock: 'manual' | 'system';
+  world?: string;
+  adminKey?: string;
+  logLevel: string;
+  /** Serve `/api/sim/*` (off unless `--sim-api`). */
+  simApi?: boolean;
+  /** `--rate-limits upstream|off` (default off). */
+  rateLimits?: 'upstream' | 'off';
+  /** `--state <dir>`: keep the world in this directory across restarts (default: memory only). */
+  state?: string;
+  /** `--state-compact-mb <n>`: compact once the journal is this many MB (default 16). */
+  stateCompactMb?: number;
+  /** `--wallet-domain <text>`: the `Domain:` wallet verification expects (default: the server's base URL). */
+  walletDomain?: string;
+  /** `--inference-signer <address>` (repeatable): trusted inference signers besides upstream's. */
+  inferenceSigners?: string[];
 }
 
 export const USAGE = `Usage: compsim serve [options]
@@ -65,82 +133,29 @@ Options:
   --inference-signer <addr>   trust this inference signer too (repeatable; upstream's is always trusted)
   -h, --help            show this help`;
 
-const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
-const KEY_RE = /^[0-9a-f]{16}_[0-9a-f]{16}$/;
+const SERVE_OPTIONS = {
+  port: { type: 'string', default: '3000' }, host: { type: 'string', default: '127.0.0.1' }, seed: str,
+  clock: { type: 'string', default: 'manual' }, world: str, 'admin-key': str, 'log-level': { type: 'string', default: 'info' },
+  'sim-api': bool, 'rate-limits': str, state: str, 'state-compact-mb': str, 'wallet-domain': str,
+  'inference-signer': { type: 'string', multiple: true },
+} as const;
+
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
 /** Parses the arguments after `serve`. */
-export function parseServeArgs(argv: string[]): ServeArgs {
-  const out: ServeArgs = { port: 3000, host: '127.0.0.1', clock: 'manual', logLevel: 'info' };
-  for (let i = 0; i < argv.length; i++) {
-    const raw = argv[i]!;
-    const eq = raw.indexOf('=');
-    const flag = raw.startsWith('--') && eq > 0 ? raw.slice(0, eq) : raw;
-    const value = (): string => {
-      if (raw.startsWith('--') && eq > 0) return raw.slice(eq + 1);
-      const v = argv[++i];
-      if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case '--port': {
-        const v = value();
-        const n = Number(v);
-        if (!/^\d+$/.test(v) || n > 65535) throw new UsageError(`--port must be an integer 0-65535, got '${v}'`);
-        out.port = n;
-        break;
-      }
-      case '--host': out.host = value(); break;
-      case '--seed': {
-        const v = value();
-        out.seed = /^-?\d+$/.test(v) ? Number(v) : v;
-        break;
-      }
-      case '--clock': {
-        const v = value();
-        if (v !== 'manual' && v !== 'system') throw new UsageError(`--clock must be manual or system, got '${v}'`);
-        out.clock = v;
-        break;
-      }
-      case '--world': out.world = value(); break;
-      case '--admin-key': {
-        const v = value();
-        if (!KEY_RE.test(v)) throw new UsageError('--admin-key must be 16 lower-case hex, "_", 16 lower-case hex');
-        out.adminKey = v;
-        break;
-      }
-      case '--log-level': {
-        const v = value();
-        if (!LEVELS.includes(v)) throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')}, got '${v}'`);
-        out.logLevel = v;
-        break;
-      }
-      case '--sim-api':
-        if (eq > 0) throw new UsageError('--sim-api takes no value');
-        out.simApi = true;
-        break;
-      case '--rate-limits': {
-        const v = value();
-        if (v !== 'upstream' && v !== 'off') throw new UsageError(`--rate-limits must be upstream or off, got '${v}'`);
-        out.rateLimits = v;
-        break;
-      }
-      case '--wallet-domain': out.walletDomain = value(); break;
-      case '--inference-signer': {
-        const v = value();
-        if (!/^0x[0-9a-fA-F]{40}$/.test(v)) throw new UsageError(`--inference-signer must be an address (0x + 40 hex), got '${v}'`);
-        out.inferenceSigners = [...(out.inferenceSigners ?? []), v];
-        break;
-      }
-      case '--state': out.state = value(); break;
-      case '--state-compact-mb': {
-        const v = value();
-        if (!/^\d+(\.\d+)?$/.test(v) || Number(v) <= 0) throw new UsageError(`--state-compact-mb must be a positive number, got '${v}'`);
-        out.stateCompactMb = Number(v);
-        break;
-      }
-      default:
-        throw new UsageError(`unknown option '${raw}'`);
-    }
-  }
-  return out;
+export function parseServeArgs(argv: readonly string[]): ServeArgs {
+  const { values: v } = parseFlags(argv, SERVE_OPTIONS);
+  const key = v['admin-key'];
+  if (key !== undefined && !/^[0-9a-f]{16}_[0-9a-f]{16}$/.test(key)) throw new UsageError('--admin-key must be 16 lower-case hex, "_", 16 lower-case hex');
+  const signer = v['inference-signer']?.find((s) => !/^0x[0-9a-fA-F]{40}$/.test(s));
+  if (signer !== undefined) throw new UsageError(`--inference-signer must be an address (0x + 40 hex), got '${signer}'`);
+  const mb = v['state-compact-mb'];
+  if (mb !== undefined && (!/^\d+(\.\d+)?$/.test(mb) || Number(mb) <= 0)) throw new UsageError(`--state-compact-mb must be a positive number, got '${mb}'`);
+  return defined({
+    port: portValue('--port', v.port), host: v.host, seed: opt(v.seed, seedValue),
+    clock: choice('--clock', v.clock, ['manual', 'system']), world: v.world, adminKey: key,
+    logLevel: choice('--log-level', v['log-level'], LEVELS, `one of ${LEVELS.join(', ')}`), simApi: v['sim-api'],
+    rateLimits: opt(v['rate-limits'], (r) => choice('--rate-limits', r, ['upstream', 'off'])),
+    state: v.state, stateCompactMb: opt(mb, Number), walletDomain: v['wallet-domain'], inferenceSigners: v['inference-signer'],
+  });
 }

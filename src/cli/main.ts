@@ -13,35 +13,38 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
   return (await import('./serve.js')).serve(args, out);
 }
 
+/** Where a command writes. */
+export interface CliIo { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }
+
 /** Entry point: returns the process exit code. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], io: CliIo = process): Promise<number> {
   const [cmd, ...rest] = argv;
   // Other commands are imported when used: `serve` starts without loading what it never runs.
-  if (cmd === 'run') return (await import('./run.js')).runMain(rest);
-  if (cmd === 'record') return (await import('./record.js')).recordMain(rest);
-  if (cmd === 'replay') return (await import('./replay.js')).replayMain(rest);
-  if (cmd === 'state') return (await import('./state.js')).stateMain(rest);
-  if (cmd === 'openapi') return (await import('./openapi.js')).openapiMain(rest);
-  if (cmd === 'sign-wallet' || cmd === 'sign-inference') return (await import('./sign.js')).signMain(cmd, rest);
+  if (cmd === 'run') return (await import('./run.js')).runMain(rest, io);
+  if (cmd === 'record') return (await import('./record.js')).recordMain(rest, io);
+  if (cmd === 'replay') return (await import('./replay.js')).replayMain(rest, io);
+  if (cmd === 'state') return (await import('./state.js')).stateMain(rest, { out: io.stdout, err: io.stderr });
+  if (cmd === 'openapi') return (await import('./openapi.js')).openapiMain(rest, io.stdout, io.stderr);
+  if (cmd === 'sign-wallet' || cmd === 'sign-inference') return (await import('./sign.js')).signMain(cmd, rest, io.stdout, io.stderr);
   if (cmd === undefined || cmd === '-h' || cmd === '--help' || rest.includes('-h') || rest.includes('--help')) {
-    process.stdout.write(`${USAGE}\n`);
+    io.stdout.write(`${USAGE}\n`);
     return cmd === undefined ? 2 : 0;
   }
   if (cmd !== 'serve') {
-    process.stderr.write(`compsim: unknown command '${cmd}'\n\n${USAGE}\n`);
+    io.stderr.write(`compsim: unknown command '${cmd}'\n\n${USAGE}\n`);
     return 2;
   }
   let args: ServeArgs;
   let running: { stop: () => Promise<void> };
   try {
     args = parseServeArgs(rest);
-    running = await serve(args);
+    running = await serve(args, io.stdout);
   } catch (err) {
-    return failure('compsim', USAGE, err, process.stderr);
+    return failure('compsim', USAGE, err, io.stderr);
   }
   await new Promise<void>((resolve) => {
     const onSignal = (sig: string) => {
-      process.stdout.write(`\n${sig} received, stopping\n`);
+      io.stdout.write(`\n${sig} received, stopping\n`);
       void running.stop().then(resolve);
     };
     process.once('SIGINT', onSignal);

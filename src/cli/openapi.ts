@@ -2,8 +2,7 @@
 import { buildOpenApi } from '../http/openapi.js';
 import { ROUTES } from '../http/routes/index.js';
 import { packageVersion } from '../world.js';
-import { UsageError } from './args.js';
-import { walkFlags } from './flags.js';
+import { bool, failure, parseFlags, str } from './args.js';
 
 export const OPENAPI_USAGE = `Usage: compsim openapi [--server-url <url>] [--no-sim] > openapi.json
 
@@ -18,22 +17,12 @@ export async function openapiMain(argv: string[], out: NodeJS.WritableStream = p
     out.write(`${OPENAPI_USAGE}\n`);
     return 0;
   }
-  let serverUrl: string | undefined;
-  let simApi = true;
   try {
-    walkFlags(argv, (f) => {
-      if (f.name === '--server-url') serverUrl = f.value();
-      else if (f.name === '--no-sim') {
-        f.noValue();
-        simApi = false;
-      } else throw new UsageError(`unknown option '${f.raw}'`);
-    });
+    const { values: v } = parseFlags(argv, { 'server-url': str, 'no-sim': bool });
+    const doc = buildOpenApi(ROUTES, { version: packageVersion(), simApi: !v['no-sim'], serverUrl: v['server-url'] });
+    out.write(`${JSON.stringify(doc, null, 2)}\n`);
+    return 0;
   } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    err.write(`compsim openapi: ${e.message}\n\n${OPENAPI_USAGE}\n`);
-    return 2;
+    return failure('compsim openapi', OPENAPI_USAGE, e, err);
   }
-  const doc = buildOpenApi(ROUTES, { version: packageVersion(), simApi, ...(serverUrl !== undefined ? { serverUrl } : {}) });
-  out.write(`${JSON.stringify(doc, null, 2)}\n`);
-  return 0;
 }

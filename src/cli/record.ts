@@ -8,8 +8,8 @@ import { SkeletonBuilder } from '../sim/scenario/record.js';
 import { SCHEMA_URL } from '../sim/scenario/schema.js';
 import { parseBody } from '../sim/scenario/targets.js';
 import type { Json } from '../sim/scenario/types.js';
-import { failure, UsageError } from './args.js';
-import { portValue, seedValue, unknownFlag, urlValue, walkFlags } from './flags.js';
+import { defined, failure, opt, parseFlags, portValue, seedValue, str, urlValue, UsageError } from './args.js';
+import type { OutputStream } from './run-output.js';
 
 /** Parsed `record` options. */
 export interface RecordArgs {
@@ -38,24 +38,20 @@ Options:
   --seed <n|text>       seed of that reset (default: the target's)
   -h, --help            show this help`;
 
+const RECORD_OPTIONS = {
+  target: str, out: str, port: { type: 'string', default: '3001' }, host: { type: 'string', default: '127.0.0.1' }, 'admin-key': str, seed: str,
+} as const;
+
 /** Parses the arguments after `record`. */
 export function parseRecordArgs(argv: readonly string[]): RecordArgs {
-  const out: Partial<RecordArgs> & { port: number; host: string } = { port: 3001, host: '127.0.0.1' };
-  walkFlags(argv, (f) => {
-    switch (f.name) {
-      case '--target': out.target = urlValue(f.name, f.value()); break;
-      case '--out': out.out = f.value(); break;
-      case '--port': out.port = portValue(f.name, f.value()); break;
-      case '--host': out.host = f.value(); break;
-      case '--admin-key': out.adminKey = f.value(); break;
-      case '--seed': out.seed = seedValue(f.value()); break;
-      default: unknownFlag(f);
-    }
-  });
-  if (!out.target) throw new UsageError('--target is required');
-  if (!out.out) throw new UsageError('--out is required');
-  if (out.seed !== undefined && !out.adminKey) throw new UsageError('--seed needs --admin-key (the reset is made with it)');
-  return out as RecordArgs;
+  const { values: v } = parseFlags(argv, RECORD_OPTIONS);
+  const target = opt(v.target, (u) => urlValue('--target', u));
+  const port = portValue('--port', v.port);
+  const seed = opt(v.seed, seedValue);
+  if (!target) throw new UsageError('--target is required');
+  if (!v.out) throw new UsageError('--out is required');
+  if (seed !== undefined && !v['admin-key']) throw new UsageError('--seed needs --admin-key (the reset is made with it)');
+  return defined({ target, out: v.out, port, host: v.host, adminKey: v['admin-key'], seed });
 }
 
 const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'accept-encoding']);
@@ -132,9 +128,9 @@ export async function startRecording(args: RecordArgs): Promise<Recording> {
 }
 
 /** Entry of `compsim record` from main: runs until SIGINT/SIGTERM; exit 0, 2 on usage errors, 1 when the target is unusable. */
-export async function recordMain(argv: readonly string[]): Promise<number> {
+export async function recordMain(argv: readonly string[], io: { stdout: OutputStream; stderr: OutputStream } = process): Promise<number> {
   if (argv.includes('-h') || argv.includes('--help')) {
-    process.stdout.write(`${RECORD_USAGE}\n`);
+    io.stdout.write(`${RECORD_USAGE}\n`);
     return 0;
   }
   let rec: Recording;
@@ -143,14 +139,14 @@ export async function recordMain(argv: readonly string[]): Promise<number> {
     args = parseRecordArgs(argv);
     rec = await startRecording(args);
   } catch (err) {
-    return failure('compsim record', RECORD_USAGE, err, process.stderr);
+    return failure('compsim record', RECORD_USAGE, err, io.stderr);
   }
-  process.stdout.write(`compsim record: proxy on ${rec.url} -> ${args.target}; writing ${args.out} (Ctrl-C to stop)\n`);
+  io.stdout.write(`compsim record: proxy on ${rec.url} -> ${args.target}; writing ${args.out} (Ctrl-C to stop)\n`);
   await new Promise<void>((resolve) => {
     const onSignal = () => void rec.stop().then(resolve);
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
   });
-  process.stdout.write(`compsim record: wrote ${args.out} (${rec.builder.scenario().steps.length} steps)\n`);
+  io.stdout.write(`compsim record: wrote ${args.out} (${rec.builder.scenario().steps.length} steps)\n`);
   return 0;
 }

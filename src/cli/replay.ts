@@ -11,8 +11,7 @@ import { runScenario, type ScenarioResult } from '../sim/scenario/runner.js';
 import { validateScenario } from '../sim/scenario/schema.js';
 import { parseDuration } from '../sim/scenario/steps.js';
 import { httpTarget, type Target } from '../sim/scenario/targets.js';
-import { UsageError } from './args.js';
-import { seedValue, unknownFlag, urlValue, walkFlags } from './flags.js';
+import { bool, choice, defined, opt, parseFlags, seedValue, str, urlValue, UsageError } from './args.js';
 import { inProcessTarget } from './in-process-target.js';
 import type { OutputStream } from './run-output.js';
 
@@ -54,11 +53,6 @@ export interface ReplayArgs {
 
 const MODES = ['upstream', 'expected', 'none'] as const;
 
-function mode(flag: string, v: string): ReplayOptions['slippage'] {
-  if (!(MODES as readonly string[]).includes(v)) throw new UsageError(`${flag} must be upstream, expected or none, got '${v}'`);
-  return v as ReplayOptions['slippage'];
-}
-
 function interval(v: string): number {
   let ms: number;
   try {
@@ -70,43 +64,30 @@ function interval(v: string): number {
   return ms;
 }
 
-function time(flag: string, v: string): number {
+function time(name: string, v: string): number {
   const ms = Date.parse(v);
-  if (!Number.isFinite(ms)) throw new UsageError(`${flag} must be an ISO 8601 time, got '${v}'`);
+  if (!Number.isFinite(ms)) throw new UsageError(`${name} must be an ISO 8601 time, got '${v}'`);
   return ms;
 }
 
+const REPLAY_OPTIONS = {
+  trades: str, prices: str, balances: str, seed: { type: 'string', default: '1' }, slippage: { type: 'string', default: 'upstream' },
+  interval: { type: 'string', default: '5m' }, start: str, end: str, rules: { type: 'string', default: 'lenient' },
+  'vs-slippage': str, 'vs-prices': str, out: str, target: str, 'admin-key': str, json: { ...bool, default: false },
+} as const;
+
 /** Parses the arguments after `replay`. */
 export function parseReplayArgs(argv: readonly string[]): ReplayArgs {
-  const o: Partial<ReplayArgs> & { json: boolean } = { json: false };
-  walkFlags(argv, (f) => {
-    switch (f.name) {
-      case '--trades': o.trades = f.value(); break;
-      case '--prices': o.prices = f.value(); break;
-      case '--balances': o.balances = f.value(); break;
-      case '--seed': o.seed = seedValue(f.value()); break;
-      case '--slippage': o.slippage = mode(f.name, f.value()); break;
-      case '--interval': o.intervalMs = interval(f.value()); break;
-      case '--start': o.start = time(f.name, f.value()); break;
-      case '--end': o.end = time(f.name, f.value()); break;
-      case '--rules': {
-        const v = f.value();
-        if (v !== 'lenient' && v !== 'strict') throw new UsageError(`--rules must be lenient or strict, got '${v}'`);
-        o.rules = v;
-        break;
-      }
-      case '--vs-slippage': o.vsSlippage = mode(f.name, f.value()); break;
-      case '--vs-prices': o.vsPrices = f.value(); break;
-      case '--out': o.out = f.value(); break;
-      case '--target': o.target = urlValue(f.name, f.value()); break;
-      case '--admin-key': o.adminKey = f.value(); break;
-      case '--json': f.noValue(); o.json = true; break;
-      default: unknownFlag(f);
-    }
+  const { values: v } = parseFlags(argv, REPLAY_OPTIONS);
+  const args = defined({
+    trades: v.trades, prices: v.prices, balances: v.balances, seed: seedValue(v.seed), slippage: choice('--slippage', v.slippage, MODES),
+    intervalMs: interval(v.interval), start: opt(v.start, (t) => time('--start', t)), end: opt(v.end, (t) => time('--end', t)),
+    rules: choice('--rules', v.rules, ['lenient', 'strict']), vsSlippage: opt(v['vs-slippage'], (m) => choice('--vs-slippage', m, MODES)),
+    vsPrices: v['vs-prices'], out: v.out, target: opt(v.target, (u) => urlValue('--target', u)), adminKey: v['admin-key'], json: v.json,
   });
-  if (o.trades === undefined || o.prices === undefined) throw new UsageError('--trades and --prices are required');
-  if ((o.target === undefined) !== (o.adminKey === undefined)) throw new UsageError('--target and --admin-key go together');
-  return { seed: 1, slippage: 'upstream', intervalMs: 300_000, rules: 'lenient', ...o } as ReplayArgs;
+  if (args.trades === undefined || args.prices === undefined) throw new UsageError('--trades and --prices are required');
+  if ((args.target === undefined) !== (args.adminKey === undefined)) throw new UsageError('--target and --admin-key go together');
+  return { ...args, trades: args.trades, prices: args.prices };
 }
 
 function read(path: string): string {

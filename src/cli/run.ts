@@ -7,8 +7,7 @@ import { collectReport, renderMarkdown, runResult, type ScenarioReport } from '.
 import { runScenario, type ScenarioResult } from '../sim/scenario/runner.js';
 import { loadScenario, ScenarioError } from '../sim/scenario/schema.js';
 import { httpTarget, type Target } from '../sim/scenario/targets.js';
-import { failure, UsageError } from './args.js';
-import { unknownFlag, urlValue, walkFlags } from './flags.js';
+import { bool, defined, failure, opt, parseFlags, str, urlValue, UsageError } from './args.js';
 import { inProcessTarget } from './in-process-target.js';
 import { Progress, type OutputStream } from './run-output.js';
 
@@ -35,22 +34,16 @@ Options:
   --json                print the JSON result on stdout (progress goes to stderr)
   -h, --help            show this help`;
 
+const RUN_OPTIONS = { target: str, 'admin-key': str, report: str, json: { ...bool, default: false } } as const;
+
 /** Parses the arguments after `run`. */
 export function parseRunArgs(argv: readonly string[]): RunArgs {
-  const out: RunArgs = { paths: [], json: false };
-  walkFlags(argv, (f) => {
-    switch (f.name) {
-      case '--target': out.target = urlValue(f.name, f.value()); break;
-      case '--admin-key': out.adminKey = f.value(); break;
-      case '--report': out.report = f.value(); break;
-      case '--json': f.noValue(); out.json = true; break;
-      default: unknownFlag(f);
-    }
-  }, (path) => out.paths.push(path));
-  if (out.paths.length === 0) throw new UsageError('name at least one scenario file or folder');
-  if (out.target !== undefined && out.adminKey === undefined) throw new UsageError('--target needs --admin-key (the admin key the server was started with)');
-  if (out.target === undefined && out.adminKey !== undefined) throw new UsageError('--admin-key only goes with --target');
-  return out;
+  const { values: v, positionals: paths } = parseFlags(argv, RUN_OPTIONS, true);
+  const target = opt(v.target, (u) => urlValue('--target', u));
+  if (paths.length === 0) throw new UsageError('name at least one scenario file or folder');
+  if (target !== undefined && v['admin-key'] === undefined) throw new UsageError('--target needs --admin-key (the admin key the server was started with)');
+  if (target === undefined && v['admin-key'] !== undefined) throw new UsageError('--admin-key only goes with --target');
+  return defined({ paths, target, adminKey: v['admin-key'], report: v.report, json: v.json });
 }
 
 /** Streams of one invocation. */

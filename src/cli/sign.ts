@@ -1,5 +1,5 @@
 // `compsim sign-wallet` (nonce, signed message, verify against a running server) and `compsim sign-inference` (a provider-style signature).
-import { failure, UsageError } from './args.js';
+import { bool, failure, parseFlags, str, UsageError } from './args.js';
 import { signInference, signWalletVerification } from '../signing.js';
 
 export const SIGN_USAGE = `Usage: compsim sign-wallet --key <hex> --api-key <key> [--url <base url>] [--domain <text>] [--dry-run]
@@ -14,30 +14,11 @@ sign-inference  prints the signature an inference provider holding --key would r
                 prompt, model and output (EIP-191 over chainId + model + prompt + output). The server
                 must trust the key's address (serve --inference-signer <address>; --json shows it).`;
 
-type Flags = Record<string, string | true>;
+const WALLET_OPTIONS = { key: str, 'api-key': str, url: { type: 'string', default: 'http://127.0.0.1:3000' }, domain: str, 'dry-run': bool } as const;
+const INFERENCE_OPTIONS = { key: str, model: str, prompt: str, output: str, 'chain-id': { type: 'string', default: '1' }, json: bool } as const;
 
-function parseFlags(argv: string[], valued: readonly string[], switches: readonly string[]): Flags {
-  const out: Flags = {};
-  for (let i = 0; i < argv.length; i++) {
-    const raw = argv[i]!;
-    const eq = raw.indexOf('=');
-    const flag = raw.startsWith('--') && eq > 0 ? raw.slice(0, eq) : raw;
-    const name = flag.replace(/^--/, '');
-    if (switches.includes(name)) {
-      out[name] = true;
-      continue;
-    }
-    if (!flag.startsWith('--') || !valued.includes(name)) throw new UsageError(`unknown option '${raw}'`);
-    const v = eq > 0 && raw.startsWith('--') ? raw.slice(eq + 1) : argv[++i];
-    if (v === undefined) throw new UsageError(`${flag} needs a value`);
-    out[name] = v;
-  }
-  return out;
-}
-
-function need(f: Flags, name: string): string {
-  const v = f[name];
-  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
+function need(v: string | undefined, name: string): string {
+  if (v === undefined || v === '') throw new UsageError(`--${name} is required`);
   return v;
 }
 
@@ -51,11 +32,12 @@ async function getJson(url: string, init?: RequestInit): Promise<{ status: numbe
   }
 }
 
-async function signWallet(f: Flags, out: NodeJS.WritableStream): Promise<number> {
-  const key = need(f, 'key');
-  const apiKey = need(f, 'api-key');
-  const url = (typeof f.url === 'string' ? f.url : 'http://127.0.0.1:3000').replace(/\/+$/, '');
-  const domain = typeof f.domain === 'string' ? f.domain : url;
+async function signWallet(argv: string[], out: NodeJS.WritableStream): Promise<number> {
+  const { values: f } = parseFlags(argv, WALLET_OPTIONS);
+  const key = need(f.key, 'key');
+  const apiKey = need(f['api-key'], 'api-key');
+  const url = f.url.replace(/\/+$/, '');
+  const domain = f.domain ?? url;
   const auth = { authorization: `Bearer ${apiKey}` };
   const health = await getJson(`${url}/api/health`);
   const nonce = await getJson(`${url}/api/auth/agent/nonce`, { headers: auth });
@@ -76,11 +58,12 @@ async function signWallet(f: Flags, out: NodeJS.WritableStream): Promise<number>
   return res.status === 200 ? 0 : 1;
 }
 
-async function signInferenceCmd(f: Flags, out: NodeJS.WritableStream): Promise<number> {
-  const chainId = typeof f['chain-id'] === 'string' ? f['chain-id'] : '1';
+async function signInferenceCmd(argv: string[], out: NodeJS.WritableStream): Promise<number> {
+  const { values: f } = parseFlags(argv, INFERENCE_OPTIONS);
+  const chainId = f['chain-id'];
   if (!/^\d+$/.test(chainId)) throw new UsageError('--chain-id must be a decimal number');
-  const signed = await signInference(need(f, 'key'), {
-    responseModel: need(f, 'model'), requestPrompt: need(f, 'prompt'), responseOutput: need(f, 'output'), chainId,
+  const signed = await signInference(need(f.key, 'key'), {
+    responseModel: need(f.model, 'model'), requestPrompt: need(f.prompt, 'prompt'), responseOutput: need(f.output, 'output'), chainId,
   });
   out.write(f.json ? `${JSON.stringify({ signer: signed.address, chainId, signature: signed.signature }, null, 2)}\n` : `${signed.signature}\n`);
   return 0;
@@ -93,8 +76,7 @@ export async function signMain(cmd: 'sign-wallet' | 'sign-inference', argv: stri
     return 0;
   }
   try {
-    if (cmd === 'sign-wallet') return await signWallet(parseFlags(argv, ['key', 'api-key', 'url', 'domain'], ['dry-run']), out);
-    return await signInferenceCmd(parseFlags(argv, ['key', 'model', 'prompt', 'output', 'chain-id'], ['json']), out);
+    return await (cmd === 'sign-wallet' ? signWallet : signInferenceCmd)(argv, out);
   } catch (e) {
     return failure(`compsim ${cmd}`, SIGN_USAGE, e, err);
   }

@@ -6,6 +6,7 @@ import { dumpOf, readState } from '../adapters/file/replay.js';
 import { listStateFiles, lockHolder, StateLockedError } from '../adapters/file/state-files.js';
 import { TABLES } from '../domain/tables.js';
 import { StatePersistence, type WorldMeta } from '../persistence.js';
+import { bool, failure, parseFlags, str, UsageError } from './args.js';
 
 /** Usage of `compsim state`. */
 export const STATE_USAGE = `Usage: compsim state inspect <dir> [--json]   summary: files, record counts, last write, format, rows per table
@@ -83,12 +84,19 @@ function printSummary(s: ReturnType<typeof summary>): string {
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n');
 }
 
-function takeOption(args: string[], name: string): string | undefined | null {
-  const i = args.indexOf(name);
-  if (i < 0) return undefined;
-  const v = args[i + 1];
-  args.splice(i, 2);
-  return v === undefined || v.startsWith('--') ? null : v;
+/** The subcommand, directory and options of `compsim state ...`; a usage error unless they are ones the usage shows. */
+function parseStateArgs([sub = '', ...rest]: string[]): { dir: string; json: boolean; out: string | undefined } {
+  if (!['inspect', 'compact', 'export'].includes(sub)) throw new UsageError(`unknown subcommand '${sub}'`);
+  const misuse = new UsageError('expected one state directory and the options shown');
+  let parsed;
+  try {
+    parsed = parseFlags(rest, { json: bool, out: str }, true);
+  } catch {
+    throw misuse;
+  }
+  const { values: v, positionals: [dir, ...more] } = parsed;
+  if (dir === undefined || more.length > 0 || (v.json && sub !== 'inspect') || (v.out !== undefined && sub !== 'export')) throw misuse;
+  return { dir, json: v.json === true, out: v.out };
 }
 
 /** Where `compsim state` writes. */
@@ -96,21 +104,13 @@ export interface StateIo { out: { write(s: string): unknown }; err: { write(s: s
 
 /** Entry point of `compsim state ...`; returns the exit code (2 misuse, 1 unreadable or locked directory). */
 export async function stateMain(argv: string[], io: StateIo = { out: process.stdout, err: process.stderr }): Promise<number> {
-  const args = [...argv];
-  const [sub] = args.splice(0, 1);
-  if (sub === undefined || sub === '-h' || sub === '--help' || args.includes('--help') || args.includes('-h')) {
+  const [sub] = argv;
+  if (sub === undefined || sub === '-h' || sub === '--help' || argv.includes('--help') || argv.includes('-h')) {
     io.out.write(`${STATE_USAGE}\n`);
     return sub === undefined ? 2 : 0;
   }
-  const json = args.includes('--json') && sub === 'inspect';
-  if (json) args.splice(args.indexOf('--json'), 1);
-  const out = sub === 'export' ? takeOption(args, '--out') : undefined;
-  if (!['inspect', 'compact', 'export'].includes(sub) || args.length !== 1 || out === null || args[0]!.startsWith('--')) {
-    io.err.write(`compsim state: ${!['inspect', 'compact', 'export'].includes(sub) ? `unknown subcommand '${sub}'` : 'expected one state directory and the options shown'}\n\n${STATE_USAGE}\n`);
-    return 2;
-  }
-  const dir = args[0]!;
   try {
+    const { dir, json, out } = parseStateArgs(argv);
     if (!existsSync(dir)) throw new NoStateDir(`no state directory at ${dir}`);
     if (sub === 'inspect') {
       const s = summary(dir);
@@ -130,6 +130,7 @@ export async function stateMain(argv: string[], io: StateIo = { out: process.std
     }
     return 0;
   } catch (err) {
+    if (err instanceof UsageError) return failure('compsim state', STATE_USAGE, err, io.err);
     const known = err instanceof StateCorruptError || err instanceof StateVersionError || err instanceof StateLockedError || err instanceof NoStateDir;
     io.err.write(`compsim state: ${known ? (err as Error).message : (err as Error).stack ?? String(err)}\n`);
     return 1;
