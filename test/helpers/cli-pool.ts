@@ -41,10 +41,10 @@ function spawnChild(command: string[]): Child {
 
 /** Runs compsim commands in pre-loaded children; `pool` more are always loading while one runs. */
 export class CliPool {
-  private readonly warm: Promise<Child>[];
+  private readonly warm: Child[];
 
   constructor(pool = 2) {
-    this.warm = Array.from({ length: pool }, () => childCommand().then(spawnChild));
+    this.warm = Array.from({ length: pool }, () => spawnChild(childCommand()));
   }
 
   /** `compsim serve ...args`; resolves once it listens, with its URL and the time from go to listening. */
@@ -63,16 +63,15 @@ export class CliPool {
 
   /** Kills the children still waiting. */
   async close(): Promise<void> {
-    for (const pending of this.warm.splice(0)) {
-      const c = await pending;
+    for (const c of this.warm.splice(0)) {
       c.proc.kill('SIGKILL');
       await c.exited;
     }
   }
 
   private async start(argv: string[]): Promise<Child> {
-    const child = await this.warm.shift()!;
-    this.warm.push(childCommand().then(spawnChild));
+    const child = this.warm.shift()!;
+    this.warm.push(spawnChild(childCommand()));
     await child.waitFor(/^warm$/m);
     child.proc.stdin!.write(`${JSON.stringify(argv)}\n`);
     return child;
