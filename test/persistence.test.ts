@@ -148,7 +148,7 @@ describe('compsim serve --state across restarts', function () {
     const snap = join(dir, listStateFiles(dir).snapshots[0]!.name);
     const sbuf = readFileSync(snap);
     const { frames } = scanFrames(sbuf, snap, false);
-    sbuf[frames[2]!.offset + 25] ^= 0x04;
+    sbuf[frames[2]!.offset + 25]! ^= 0x04;
     writeFileSync(snap, sbuf);
     const corrupt = await pool.run(['serve', ...serveArgs(dir)]);
     expect(corrupt.code).to.equal(1);

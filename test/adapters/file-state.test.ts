@@ -101,7 +101,7 @@ describe('FileStore state directory', () => {
       const buf = readFileSync(file);
       const { frames } = scanFrames(buf, file, false);
       const f = frames[which === 'middle' ? 4 : frames.length - 1]!;
-      buf[f.offset + 30] ^= 0x01;
+      buf[f.offset + 30]! ^= 0x01;
       writeFileSync(file, buf);
       const err = await reopenError(dir);
       expect(err.name).to.equal('StateCorruptError');
@@ -154,7 +154,7 @@ describe('FileStore state directory', () => {
     const snap = join(dir, files.snapshots[0]!.name);
     const buf = readFileSync(snap);
     const { frames } = scanFrames(buf, snap, false);
-    buf[frames[1]!.offset + 40] ^= 0x20;
+    buf[frames[1]!.offset + 40]! ^= 0x20;
     writeFileSync(snap, buf);
     const err = await reopenError(dir);
     expect(err.message).to.include(`corrupt state file ${snap} at byte offset ${frames[1]!.offset}`);
