@@ -35,7 +35,7 @@ const leaf = fc.oneof(
 const value = fc.letrec((tie) => ({
   node: fc.oneof({ depthSize: 'small' }, leaf, tie('arr'), tie('obj')),
   arr: fc.array(tie('node'), { maxLength: 5 }),
-  obj: fc.dictionary(fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('__proto', 'k3y', 'b', 'a', '10', '2', 'é')), tie('node'), { maxKeys: 6 }),
+  obj: fc.dictionary(fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('__proto', 'k3y', 'b', 'a', '10', '2', 'é', 'q"\\', 'n\n', '\ud800')), tie('node'), { maxKeys: 6 }),
 })).node;
 
 /** An entry whose request and response bodies are `v` (the log types them as JSON; here they may hold what JSON drops). */

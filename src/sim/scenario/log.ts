@@ -16,11 +16,19 @@ export function canonicalJson(value: unknown, text: (s: string) => string = (s) 
   return write(value, text) ?? 'null';
 }
 
+/** Characters JSON.stringify escapes in a string: the quote, the backslash, control characters and (when lone) surrogates. */
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** `s` as a JSON string (JSON.stringify, a native call, only for the few strings that need escapes). */
+function quote(s: string): string {
+  return ESCAPED.test(s) ? JSON.stringify(s) : `"${s}"`;
+}
+
 /** The canonical text of `value`, or undefined where JSON leaves the value out. */
 function write(value: unknown, text: (s: string) => string): string | undefined {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(text(value));
+      return quote(text(value));
     case 'object':
       break;
     default:
@@ -30,14 +38,14 @@ function write(value: unknown, text: (s: string) => string): string | undefined 
   if (value === null) return 'null';
   if (Array.isArray(value)) {
     let out = '[';
-    for (let i = 0; i < value.length; i++) out += `${i > 0 ? ',' : ''}${write(value[i], text) ?? 'null'}`;
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + (write(value[i], text) ?? 'null');
     return `${out}]`;
   }
   const object = value as Record<string, unknown>;
   let out = '{';
   for (const key of Object.keys(object).sort()) {
     const member = write(object[key], text);
-    if (member !== undefined) out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${member}`;
+    if (member !== undefined) out += `${out.length > 1 ? ',' : ''}${quote(key)}:${member}`;
   }
   return `${out}}`;
 }
