@@ -105,7 +105,7 @@ describe('compsim replay: runs', function () {
       label: 'body only', begin: (sc) => inner.begin(sc), close: () => inner.close(),
       send: async (req) => {
         const res = await inner.send(req);
-        const text = JSON.stringify(res.sent ?? res.body);
+        const text = JSON.stringify(res.body);
         return { status: res.status, body: text === undefined ? undefined : parseBody(text) };
       },
     };

@@ -237,56 +237,8 @@ export interface ReplayAnswer { status: number; body?: Record<string, unknown> }
 /** The fields of an executed trade the outcome reads. */
 const TRADE_FIELDS_READ = ['fromAmount', 'toAmount', 'tradeAmountUsd', 'fromTokenSymbol', 'toTokenSymbol'] as const;
 
-/** Marks a value {@link wireScalar} cannot give without a JSON round trip. */
-const NOT_SCALAR = Symbol('not a JSON scalar');
-
-/** What a JSON round trip makes of `v` when that is a scalar (non-finite numbers become null, -0 becomes 0), else NOT_SCALAR. */
-function wireScalar(v: unknown): unknown {
-  if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
-  if (typeof v === 'number') return Number.isFinite(v) ? v + 0 : null;
-  return NOT_SCALAR;
-}
-
-function plainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as { toJSON?: unknown }).toJSON !== 'function';
-}
-
-/**
- * {@link tradeAnswer} read from the answer as sent (the in-process target's), without the copy
- * that reading `body` makes of the whole answer; undefined when a value read is not a plain
- * scalar, or anything else would make the round trip differ (the caller then reads `body`).
- */
-function tradeAnswerFromSent(status: number, sent: unknown): ReplayAnswer | undefined {
-  if (!plainObject(sent)) return undefined;
-  const kept: Record<string, unknown> = {};
-  if (sent.error !== undefined) {
-    const error = wireScalar(sent.error);
-    if (error === NOT_SCALAR) return undefined;
-    kept.error = error;
-  }
-  const tx = sent.transaction;
-  if (tx !== undefined && tx !== null) {
-    if (!plainObject(tx)) return undefined;
-    const picked: Record<string, unknown> = {};
-    for (const k of TRADE_FIELDS_READ) {
-      const v = tx[k];
-      if (v === undefined) {
-        picked[k] = undefined;
-        continue;
-      }
-      const w = wireScalar(v);
-      if (w === NOT_SCALAR) return undefined;
-      picked[k] = w;
-    }
-    kept.transaction = picked;
-  }
-  return { status, body: kept };
-}
-
 /** The part of a trade answer the outcome reads: the error, and the transaction's amounts and symbols. */
 function tradeAnswer(res: TargetResponse): ReplayAnswer {
-  const direct = res.sent !== undefined ? tradeAnswerFromSent(res.status, res.sent) : undefined;
-  if (direct !== undefined) return direct;
   const body = res.body as Record<string, unknown> | undefined;
   if (body === undefined || body === null || typeof body !== 'object') return { status: res.status };
   const tx = body.transaction as Record<string, unknown> | undefined;

@@ -1,6 +1,6 @@
 // Run reports: competition data read over HTTP after each scenario, the JSON result and the Markdown summary.
 import type { ScenarioResult } from './runner.js';
-import { answerView, type Target, type TargetResponse } from './targets.js';
+import type { Target, TargetResponse } from './targets.js';
 
 /** One agent's portfolio value over virtual time. */
 export interface ValueSeries { agentId: string; agentName: string; points: [number, number][] }
@@ -42,21 +42,12 @@ async function get(target: Target, adminKey: string, path: string, query: Record
   return target.send({ method: 'GET', path, query, headers: { authorization: `Bearer ${adminKey}` } });
 }
 
-/**
- * The answer's body for reading only: an in-process answer as it is when it already is its own
- * JSON round trip (a week's snapshot list is 200,000 rows, and copying them cost more than
- * checking them), else `body`.
- */
-function readBody(res: TargetResponse): Body | undefined {
-  return answerView(res) as Body | undefined;
-}
-
 /** All pages of a paginated list (`pagination.hasMore` or a short page ends it). */
 async function pages(target: Target, adminKey: string, path: string, field: string, query: Record<string, string>): Promise<Body[]> {
   const out: Body[] = [];
   for (let offset = 0; offset < 100_000; offset += PAGE) {
     const res = await get(target, adminKey, path, { ...query, limit: String(PAGE), offset: String(offset) });
-    const body = readBody(res);
+    const body = res.body as Body | undefined;
     const rows = body?.[field];
     if (res.status !== 200 || !Array.isArray(rows)) throw new Error(`GET ${path} answered ${res.status}`);
     out.push(...(rows as Body[]));
@@ -78,11 +69,7 @@ export function thin(points: [number, number][], max = 600): [number, number][] 
 
 /** Options of {@link collectReport}. */
 export interface CollectOptions {
-  /**
-   * Receives each competition's snapshot list as read (before it is thinned for the chart). The
-   * rows may be the in-process answer's own objects ({@link answerView}): good until a request
-   * changes the world (the report itself only reads).
-   */
+  /** Receives each competition's snapshot list as read (before it is thinned for the chart). */
   onSnapshots?: (competition: { id: string; name: string }, snapshots: readonly Body[]) => void;
 }
 
@@ -101,7 +88,7 @@ async function competitionReport(target: Target, adminKey: string, c: Body, prob
     problems.push(`leaderboard of ${rep.name}: ${(err as Error).message}`);
   }
   const res = await get(target, adminKey, `/api/admin/competition/${id}/snapshots`, {});
-  const snaps = readBody(res)?.snapshots;
+  const snaps = (res.body as Body | undefined)?.snapshots;
   if (res.status !== 200 || !Array.isArray(snaps)) {
     problems.push(`snapshots of ${rep.name}: GET answered ${res.status}`);
     return rep;

@@ -2,10 +2,10 @@
 import { createHash } from 'node:crypto';
 import { bodyDiff } from './diff.js';
 import { getPath, interpolate, interpolateShared, parsePath, StepInputError } from './interpolate.js';
-import { ResponseLog, ThreadedLog, type ExchangeLog, type LogEntry } from './log.js';
+import { ResponseLog, type LogEntry } from './log.js';
 import { match, matches, show, type Mismatch } from './matcher.js';
 import { callRequest, setTimeRequest, simRequest } from './steps.js';
-import { answerView, type Target, type TargetRequest, type TargetResponse } from './targets.js';
+import type { Target, TargetRequest, TargetResponse } from './targets.js';
 import { verbOf, type CallStep, type Json, type Scenario, type Step, type Verb } from './types.js';
 
 /** Why a scenario stopped. */
@@ -64,16 +64,7 @@ export interface RunOptions {
    * a week's log is hundreds of MB, and reading `log` then throws.
    */
   keepLog?: boolean;
-  /**
-   * Write the log on a worker thread ({@link ThreadedLog}: the same text and hash, the lines'
-   * cost moved to another core). Default: for scenarios of {@link THREADED_LOG_STEPS} steps or more
-   * (when a worker can load the writer: always once built).
-   */
-  threadedLog?: boolean;
 }
-
-/** Steps from which a scenario's log is written on a worker thread by default: below, starting the thread costs more than it saves. */
-export const THREADED_LOG_STEPS = 50_000;
 
 /** Thrown inside the runner to stop at a step. */
 class Stop extends Error {
@@ -81,7 +72,7 @@ class Stop extends Error {
 
   constructor(failure: Omit<StepFailure, 'at' | 'index' | 'verb'>) {
     super(failure.message);
-    // A plain copy: a target's response may compute its body lazily or carry the unserialised answer.
+    // A plain copy: a target's response may be an object of its own (its body a getter, say).
     const { response } = failure;
     this.failure = response ? { ...failure, response: { status: response.status, body: response.body } } : failure;
   }
@@ -111,7 +102,7 @@ function simRefusal(res: TargetResponse): string {
 
 /** An answer as the log holds it: the status, and the body unless there is none. */
 function loggedAnswer(res: TargetResponse): LogEntry['response'] {
-  const body = res.sent ?? res.body;
+  const body = res.body;
   return body !== undefined ? { status: res.status, body } : { status: res.status };
 }
 
@@ -126,8 +117,7 @@ function statusOk(expected: CallStep['expect'], status: number): string | null {
 export async function runScenario(sc: Scenario, target: Target, options: RunOptions = {}): Promise<ScenarioResult> {
   const { doc } = sc;
   const keepLog = options.keepLog ?? true;
-  const threaded = options.threadedLog ?? (doc.steps.length >= THREADED_LOG_STEPS && ThreadedLog.available());
-  const log: ExchangeLog = threaded ? new ThreadedLog(keepLog) : new ResponseLog(undefined, keepLog);
+  const log = new ResponseLog(keepLog);
   const vars = new Map<string, Json>();
   const keys = new Map<string, string>();
   const ids = { snapshot: new Map<string, string>(), fault: new Map<string, string>() };
@@ -225,8 +215,8 @@ export async function runScenario(sc: Scenario, target: Target, options: RunOpti
     const mismatches: Mismatch[] = [];
     const statusProblem = statusOk(step.expect, res.status);
     if (statusProblem) mismatches.push({ path: 'status', message: statusProblem });
-    // A holding expectation is checked against the answer as it is; only a failing one is explained, on the parsed body.
-    const bodyMismatches = step.expect !== undefined && 'body' in step.expect && !matches(step.expect.body, answerView(res)) ? match(step.expect.body, res.body) : [];
+    // The quick check first; only a failing expectation is explained.
+    const bodyMismatches = step.expect !== undefined && 'body' in step.expect && !matches(step.expect.body, res.body) ? match(step.expect.body, res.body) : [];
     mismatches.push(...bodyMismatches);
     if (mismatches.length > 0) {
       const diff = bodyMismatches.length > 0 ? bodyDiff(step.expect!.body, res.body) : undefined;
@@ -299,12 +289,8 @@ export async function runScenario(sc: Scenario, target: Target, options: RunOpti
       fail(at, i, verb, err);
     }
   }
-  let hash: string;
-  try {
-    if (options.afterSteps && adminKey !== '') await options.afterSteps(adminKey);
-  } finally {
-    hash = await log.finish();
-  }
+  if (options.afterSteps && adminKey !== '') await options.afterSteps(adminKey);
+  const hash = log.hash();
   let text: string | undefined;
   const result: ScenarioResult = {
     file: sc.file, name: sc.name, ...(doc.description !== undefined ? { description: doc.description } : {}), seed: doc.seed,

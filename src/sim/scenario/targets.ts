@@ -18,63 +18,6 @@ export interface TargetRequest {
 export interface TargetResponse {
   status: number;
   body: Json | undefined;
-  /**
-   * Optional: the answer before it was serialised, a value whose JSON text `body` is (the in-process
-   * target's). The response log writes this value directly, so such a target can parse `body` only
-   * when the runner reads it.
-   */
-  sent?: unknown;
-}
-
-/** Nesting past which {@link answerView} copies rather than checks (a cyclic answer ends there too). */
-const VIEW_DEPTH = 300;
-
-/**
- * True when `v` reads as its own JSON round trip through enumerable string keys and indices:
- * plain objects (no `toJSON`, no `__proto__` member) and arrays of strings, finite numbers other
- * than -0, booleans and nulls (a hole reads as undefined, so it is not). Inherited enumerable
- * members are ruled out by the caller.
- */
-function isOwnJson(v: unknown, depth: number): boolean {
-  switch (typeof v) {
-    case 'string':
-    case 'boolean':
-      return true;
-    case 'number':
-      return Number.isFinite(v) && !(v === 0 && 1 / v < 0);
-    case 'object':
-      break;
-    default:
-      return false;
-  }
-  if (v === null) return true;
-  if (depth >= VIEW_DEPTH) return false;
-  const proto: unknown = Object.getPrototypeOf(v);
-  if (Array.isArray(v)) {
-    if (proto !== Array.prototype) return false;
-    for (let i = 0; i < v.length; i++) if (!isOwnJson(v[i], depth + 1)) return false;
-    return true;
-  }
-  if ((proto !== Object.prototype && proto !== null) || typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
-  // Members JSON leaves out (symbol keys, non-enumerable ones) stay, but the matcher reads neither.
-  for (const k in v) if (k === '__proto__' || !isOwnJson((v as Record<string, unknown>)[k], depth + 1)) return false;
-  return true;
-}
-
-const NOTHING = {};
-
-/**
- * The answer's body for reading now, within the step: the target's unserialised answer itself
- * when that is already what its JSON text parses back to (no copy), else {@link TargetResponse.body}.
- * A request that changes the world may change such objects, so what is read this way is kept no
- * longer than until the next such request (reads, as a report sends, leave it as it is).
- */
-export function answerView(res: TargetResponse): unknown {
-  const sent = res.sent;
-  if (sent === undefined || sent === null || typeof sent !== 'object') return res.body;
-  // An enumerable member added to Object.prototype would be walked as if it were the answer's own.
-  for (const _ in NOTHING) return res.body;
-  return isOwnJson(sent, 0) ? sent : res.body;
 }
 
 /**
