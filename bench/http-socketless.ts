@@ -1,4 +1,4 @@
-// Benchmark 1b: the served request path without sockets, compsim's Koa app against the bare Koa echo, on in-memory sockets in one process.
+// Benchmark 1b: the served request path without sockets, compsim's Koa app against the Koa echo with the same stack, on in-memory sockets in one process.
 import { IncomingMessage, ServerResponse, type RequestListener } from 'node:http';
 import { Duplex } from 'node:stream';
 import { createServer } from '../src/server.js';
@@ -76,7 +76,7 @@ export async function socketless(n = 20_000, rounds = 7): Promise<BenchRow[]> {
   const c = median(us.compsim);
   const k = median(us.koa);
   return [{
-    id: '1b', name: 'the served request path without sockets: POST /api/trade/execute through compsim\'s Koa app vs the bare Koa echo, in-memory sockets, one process',
+    id: '1b', name: 'the served request path without sockets: POST /api/trade/execute through compsim\'s Koa app vs the Koa echo with the same stack, in-memory sockets, one process',
     value: `${num(c, 1)} µs vs ${num(k, 1)} µs per request (${(k / c).toFixed(2)} x Koa)`, target: '', pass: null,
     notes: `what row 1 measures minus the kernel, the socket and the load generator: the JavaScript of a request from the parsed head to the written answer; `
       + `median of ${rounds} alternating windows of ${num(n)} sequential requests (compsim ${us.compsim.map((x) => x.toFixed(1)).join(', ')}; Koa ${us.koa.map((x) => x.toFixed(1)).join(', ')} µs); 50 agents; ${num(compsim.next)} trades stored`,

@@ -3,9 +3,7 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { endCompetition, startCompetition } from '../src/domain/lifecycle.js';
-import { dispatch } from '../src/http/dispatch.js';
-import { sharedJsonBytes } from '../src/http/json-text.js';
-import { compileRoutes } from '../src/http/router.js';
+import { dispatch, findRoute, routeTable } from '../src/http/dispatch.js';
 import { ROUTES } from '../src/http/routes/index.js';
 import { createServer } from '../src/server.js';
 import { buildArena, runTrades, type Arena } from './lib/arena.js';
@@ -59,7 +57,7 @@ export async function reads(agents = 10_000, n = 100): Promise<BenchRow[]> {
   const arena = await bigCompetition(agents, agents * 2, 12);
   const setup = performance.now() - t0;
   const { world, competitionId } = arena;
-  const table = compileRoutes(ROUTES);
+  const table = routeTable(ROUTES);
   const server = createServer(world).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -91,13 +89,13 @@ export async function reads(agents = 10_000, n = 100): Promise<BenchRow[]> {
       let bytes = 0;
       const stringify: number[] = [];
       const once = async () => {
-        const r = await dispatch(world, table, { method: 'GET', path: p!, headers: { authorization: `Bearer ${key}` }, query });
+        const r = await dispatch(world, findRoute(table, 'GET', p!), { method: 'GET', path: p!, headers: { authorization: `Bearer ${key}` }, query });
         if (r.status !== 200) throw new Error(`${path}: ${r.status} ${JSON.stringify(r.body)}`);
-        // The server's serialisation: a body with a shared list from its kept text, any other through JSON.stringify (as Koa).
+        // The server's serialisation (Koa's JSON.stringify of the body).
         const t = performance.now();
-        const out = sharedJsonBytes(r.body) ?? JSON.stringify(r.body);
+        const out = JSON.stringify(r.body);
         stringify.push(performance.now() - t);
-        bytes = typeof out === 'string' ? Buffer.byteLength(out) : out.length;
+        bytes = Buffer.byteLength(out);
       };
       // The server's work per request without a socket: dispatch, then the JSON it sends.
       const inProcess = await latency(n, once);

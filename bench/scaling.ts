@@ -1,7 +1,6 @@
 // The scaling rows: cost per trade, per snapshotted agent and per listed participant at 10, 100 and 1000 agents (flat = linear growth).
 import { performance } from 'node:perf_hooks';
-import { dispatch } from '../src/http/dispatch.js';
-import { compileRoutes } from '../src/http/router.js';
+import { dispatch, findRoute, routeTable } from '../src/http/dispatch.js';
 import { ROUTES } from '../src/http/routes/index.js';
 import { buildArena, runTrades } from './lib/arena.js';
 import { benchMain } from './lib/proc.js';
@@ -22,12 +21,12 @@ async function perSize(agents: number, trades: number): Promise<SizeResult> {
   t0 = performance.now();
   for (let i = 0; i < rounds; i++) await arena.world.advance(300_000);
   const snapUs = ((performance.now() - t0) * 1000) / (rounds * agents);
-  const table = compileRoutes(ROUTES);
+  const table = routeTable(ROUTES);
   const path = `/api/competitions/${arena.competitionId}/agents`;
   const xs: number[] = [];
   for (let i = 0; i < 30; i++) {
     const t = performance.now();
-    const r = await dispatch(arena.world, table, { method: 'GET', path, headers: {}, query: {} });
+    const r = await dispatch(arena.world, findRoute(table, 'GET', path), { method: 'GET', path, headers: {}, query: {} });
     JSON.stringify(r.body);
     if (i >= 5) xs.push(performance.now() - t);
   }

@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { inProcessTarget } from '../src/cli/in-process-target.js';
 import { parseReplayArgs, runReplay } from '../src/cli/replay.js';
-import { dispatch } from '../src/http/dispatch.js';
-import { compileRoutes } from '../src/http/router.js';
+import { dispatch, findRoute, routeTable } from '../src/http/dispatch.js';
 import { ROUTES } from '../src/http/routes/index.js';
 import { runScenario } from '../src/sim/scenario/runner.js';
 import { parseTapes } from '../src/sim/scenario/replay.js';
@@ -34,7 +33,7 @@ export async function replay(agents: number, days: number, trades: number, http 
   const start = Date.parse(START);
   const arena: Arena = await buildArena(agents, { startTime: start, snapshotIntervalMs: STEP }, { endDate: start + days * DAY });
   const { world } = arena;
-  const table = http ? compileRoutes(ROUTES) : undefined;
+  const table = http ? routeTable(ROUTES) : undefined;
   const keys = new Map(arena.agents.map((a) => [a.id, a.key]));
   const setupMs = performance.now() - t0;
   const rounds = (days * DAY) / STEP;
@@ -48,7 +47,7 @@ export async function replay(agents: number, days: number, trades: number, http 
       for (; done < upTo; done++) {
         const t = tradeInput(arena, done);
         const agentId = (t.principal as { agentId: string }).agentId;
-        const res = await dispatch(world, table, { method: 'POST', path: '/api/trade/execute', headers: { authorization: `Bearer ${keys.get(agentId)}`, 'content-type': 'application/json' }, body: t.body });
+        const res = await dispatch(world, findRoute(table, 'POST', '/api/trade/execute'), { method: 'POST', path: '/api/trade/execute', headers: { authorization: `Bearer ${keys.get(agentId)}`, 'content-type': 'application/json' }, body: t.body });
         if (res.status !== 200) throw new Error(`trade ${done} failed: ${JSON.stringify(res.body)}`);
       }
     } else {

@@ -2,8 +2,7 @@
 export { createWorld, packageVersion, RESETTABLE_OPTIONS, type World, type ResettableOptions } from './world.js';
 export { createServer, type ServerOptions } from './server.js';
 export { resolveConfig, type WorldOptions } from './config.js';
-export { dispatch, type PlainRequest, type PlainResponse } from './http/dispatch.js';
-export { compileRoutes } from './http/router.js';
+export { dispatch, findRoute, routeTable, serveRequest, type IncomingRequest, type PlainRequest, type PlainResponse, type RouteMatch, type RouteTable } from './http/dispatch.js';
 export { ROUTES } from './http/routes/index.js';
 export type { RouteDef, HandlerRequest, HandlerResult, Principal } from './http/route.js';
 export type { SimControl } from './http/sim-control.js';

@@ -3,12 +3,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Context } from 'koa';
+import type { Middleware } from 'koa';
 import { buildOpenApi, type OpenApiDocument } from './http/openapi.js';
 import type { RouteDef } from './http/route.js';
 import { ROUTES } from './http/routes/index.js';
 
-/** Options of {@link webMiddleware}. */
+/** Options of {@link webPages}. */
 export interface WebOptions {
   /** Document `/api/sim/*` (the server serves it). */
   simApi: boolean;
@@ -55,33 +55,31 @@ function assetTable(): Map<string, Asset> {
 let assets: Map<string, Asset> | undefined;
 
 /**
- * Serves `GET /api/openapi.json`, `GET /api/docs` (Swagger UI; "Try it out" calls this server),
- * `GET /` and `/ui` (the dashboard) and their static files: the returned function answers such a
- * request and returns true, and returns false (answering nothing) for every other request, which
- * goes on to the API.
+ * Koa middleware serving `GET /api/openapi.json`, `GET /api/docs` (Swagger UI; "Try it out" calls
+ * this server), `GET /` and `/ui` (the dashboard) and their static files; every other request goes
+ * on to the API.
  */
-export function webAnswer(options: WebOptions): (ctx: Context) => boolean {
+export function webPages(options: WebOptions): Middleware {
   const table = (assets ??= assetTable());
   let doc: OpenApiDocument | undefined;
   const pages: Record<string, string> = { '/': '/ui/index.html', '/ui': '/ui/index.html', '/ui/': '/ui/index.html', '/api/docs': '/ui/docs.html', '/api/docs/': '/ui/docs.html' };
-  return (ctx) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;
+  return (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/api/openapi.json') {
       doc ??= buildOpenApi(options.routes ?? ROUTES, { version: options.version, simApi: options.simApi });
       ctx.set('Cache-Control', 'no-cache');
       ctx.body = doc;
-      return true;
+      return;
     }
     if (ctx.path === '/api/docs/init.js') {
       ctx.type = TYPES['.js']!;
       ctx.body = table.get('/ui/docs-init.js')?.read();
-      return true;
+      return;
     }
     const file = table.get(pages[ctx.path] ?? ctx.path);
-    if (!file) return false;
+    if (!file) return next();
     ctx.type = file.type;
     ctx.set('Cache-Control', 'no-cache');
     ctx.body = file.read();
-    return true;
   };
 }

@@ -91,7 +91,10 @@ describe('architecture', () => {
       code(f.text).forEach((l, i) => {
         for (const [re, what] of BANNED) if (re.test(l)) violations.push(`${f.path}:${i + 1} uses ${what}`);
       });
-      for (const { spec, line } of imports(f.text)) if (BANNED_IMPORTS.test(spec)) violations.push(`${f.path}:${line} imports ${spec}`);
+      for (const { spec, line } of imports(f.text)) {
+        // The route table lives on @koa/router, which the msw handlers match against without Koa.
+        if (BANNED_IMPORTS.test(spec) && !(layer(f.path) === 'http' && spec === '@koa/router')) violations.push(`${f.path}:${line} imports ${spec}`);
+      }
     }
     expect(violations, violations.join('\n')).to.deep.equal([]);
   });

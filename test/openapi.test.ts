@@ -9,7 +9,7 @@ import { inProcessTarget } from '../src/cli/in-process-target.js';
 import { openapiMain } from '../src/cli/openapi.js';
 import { formatFailure } from '../src/cli/run-output.js';
 import { createResponseChecker, type ResponseViolation } from '../src/http/response-check.js';
-import { compileRoutes, matchRoute } from '../src/http/router.js';
+import { findRoute, routeTable } from '../src/http/dispatch.js';
 import { ROUTES } from '../src/http/routes/index.js';
 import { findScenarioFiles } from '../src/sim/scenario/files.js';
 import { runScenario } from '../src/sim/scenario/runner.js';
@@ -176,13 +176,13 @@ describe('response checker (test mode)', () => {
   });
 
   it('passes every answer of the scenario library (in-process) against the documented schemas', async () => {
-    const table = compileRoutes(ROUTES);
+    const table = routeTable(ROUTES);
     const violations: ResponseViolation[] = [];
     const checking = (inner: Target): Target => ({
       ...inner,
       async send(req) {
         const res = await inner.send(req);
-        const routeId = matchRoute(table, req.method.toUpperCase(), req.path)?.route.def.id ?? null;
+        const routeId = findRoute(table, req.method, req.path)?.def.id ?? null;
         const v = checker.check({ routeId, method: req.method, path: req.path, status: res.status, body: res.body });
         if (v) violations.push(v);
         return res;

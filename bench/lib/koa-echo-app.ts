@@ -1,17 +1,30 @@
-// The HTTP baseline's app: bare Koa with one middleware-free echo route (reads the JSON body, answers it back).
+// The HTTP baseline's app: Koa with compsim's middleware stack (request log, @koa/cors, @koa/router, koa-bodyparser) and a handler that echoes the body.
+import cors from '@koa/cors';
+import Router from '@koa/router';
 import Koa from 'koa';
+import bodyParser from 'koa-bodyparser';
+import { createLogger } from '../../src/logging.js';
 
-/** A Koa app answering `POST /api/trade/execute` with `{ success: true, echo: <the body> }` and anything else with 404. */
-export function echoApp(): Koa {
-  const app = new Koa();
-  app.use(async (ctx) => {
-    if (ctx.method !== 'POST' || ctx.path !== '/api/trade/execute') {
-      ctx.status = 404;
-      return;
-    }
-    const chunks: Buffer[] = [];
-    for await (const c of ctx.req) chunks.push(c as Buffer);
-    ctx.body = { success: true, echo: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as unknown };
+/**
+ * A Koa app built like compsim's (a request log at `logLevel`, `@koa/cors`, the body read by
+ * koa-bodyparser with the same options, the route mounted on `@koa/router`) answering
+ * `POST /api/trade/execute` with `{ success: true, echo: <the body> }` and anything else with 404.
+ */
+export function echoApp(logLevel = 'silent'): Koa {
+  const log = createLogger({ level: logLevel });
+  const parseBody = bodyParser({ jsonLimit: '1mb', formLimit: '1mb', enableTypes: ['json', 'form'], strict: true });
+  const router = new Router({ sensitive: true });
+  router.post('/api/trade/execute', async (ctx) => {
+    await parseBody(ctx, async () => {});
+    ctx.body = { success: true, echo: ctx.request.body as unknown };
   });
+  const app = new Koa();
+  app.use(async (ctx, next) => {
+    const t0 = performance.now();
+    await next();
+    if (log.isLevelEnabled('info')) log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: performance.now() - t0 }, `${ctx.method} ${ctx.path} ${ctx.status}`);
+  });
+  app.use(cors());
+  app.use(router.routes());
   return app;
 }

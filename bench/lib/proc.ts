@@ -1,4 +1,4 @@
-// Child processes of the benchmarks: `compsim serve` and the bare Koa baseline, from the compiled tree or (in development) through tsx.
+// Child processes of the benchmarks: `compsim serve` and the Koa echo baseline, from the compiled tree or (in development) through tsx.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';

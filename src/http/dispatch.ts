@@ -1,9 +1,40 @@
-// Framework-free request runner: route match -> auth -> edge gate (rate limits) -> validation -> handler -> envelope (shared by Koa and msw).
-import { authenticate } from '../domain/auth.js';
+// The request path shared by compsim serve, the msw handlers and the in-process target: the route table on @koa/router, then read body -> auth -> edge gate (rate limits) -> validation -> handler -> envelope -> journal.
+import Router, { type RouterMiddleware } from '@koa/router';
+import { ANONYMOUS, authenticate } from '../domain/auth.js';
 import type { Principal } from '../domain/model.js';
 import { HttpError, toErrorResponse } from './envelope.js';
-import type { HttpWorld } from './route.js';
-import { matchRoute, type RouteTable } from './router.js';
+import type { HttpWorld, RouteDef } from './route.js';
+import { validatorsOf } from './validate.js';
+
+/** The route table mounted on a @koa/router, one layer per route named by its id, and the routes by id. */
+export interface RouteTable { router: Router; routes: ReadonlyMap<string, RouteDef> }
+
+/** A route a request matched, with the path's parameters (decoded). */
+export interface RouteMatch { def: RouteDef; params: Record<string, string> }
+
+/**
+ * Mounts `defs` on a @koa/router (`{param}` becomes `:param`; case-sensitive, one optional trailing
+ * slash), each layer running `serve(def)`. Routes with fewer parameters are registered first, so a
+ * literal route wins over a parameterised one of the same shape (the first layer that matches answers).
+ */
+export function routeTable(defs: readonly RouteDef[], serve: (def: RouteDef) => RouterMiddleware = () => () => undefined): RouteTable {
+  const router = new Router({ sensitive: true });
+  const routes = new Map<string, RouteDef>();
+  const params = (def: RouteDef) => def.path.split('{').length - 1;
+  for (const def of [...defs].sort((a, b) => params(a) - params(b))) {
+    if (routes.has(def.id)) throw new Error(`duplicate route id ${def.id}`);
+    routes.set(def.id, def);
+    router.register(def.path.replace(/\{(\w+)\}/g, ':$1'), [def.method], serve(def), { name: def.id });
+  }
+  return { router, routes };
+}
+
+/** The route `method` and `path` match in `table` (the layer @koa/router would run), or null. */
+export function findRoute(table: RouteTable, method: string, path: string): RouteMatch | null {
+  const layer = table.router.match(path, method).pathAndMethod[0];
+  if (layer === undefined) return null;
+  return { def: table.routes.get(layer.name!)!, params: layer.params(path, layer.captures(path)) };
+}
 
 /** A plain request. `body` is already parsed JSON (or undefined). */
 export interface PlainRequest {
@@ -14,6 +45,11 @@ export interface PlainRequest {
   body?: unknown;
   /** Client address (rate-limit key of anonymous callers). */
   ip?: string;
+}
+
+/** A request before its body is read: `readBody` reads it, throwing the error a bad body answers with. */
+export interface IncomingRequest extends Omit<PlainRequest, 'body'> {
+  readBody(): unknown;
 }
 
 /** A plain response plus what logging wants to know. */
@@ -83,36 +119,53 @@ function flatHeaders(h: PlainRequest['headers']): Record<string, string> {
   return out;
 }
 
-/** Runs one request against a world; never throws. `onBug` receives unexpected errors (500s). */
-export async function dispatch(world: HttpWorld, table: RouteTable, req: PlainRequest, onBug?: (err: unknown) => void): Promise<PlainResponse> {
+/**
+ * Reads the body, dispatches and journals one request: the request path of `compsim serve`, the
+ * msw handlers and the in-process target. A body refused by `readBody` is answered (and journaled)
+ * without a principal or a route. Never throws.
+ */
+export async function serveRequest(world: HttpWorld, match: RouteMatch | null, req: IncomingRequest, onBug?: (err: unknown) => void): Promise<PlainResponse> {
+  let res: PlainResponse;
+  try {
+    const body = await req.readBody();
+    res = await dispatch(world, match, { method: req.method, path: req.path, headers: req.headers, query: req.query, body, ip: req.ip }, onBug);
+  } catch (err) {
+    const { status, body } = toErrorResponse(err, onBug);
+    res = { status, body, headers: {}, principal: ANONYMOUS, routeId: null };
+  }
+  world.sim?.record({ method: req.method, path: req.path, status: res.status, principal: res.principal, routeId: res.routeId });
+  return res;
+}
+
+/** Runs one request (body already read) against a world and the route it matched; never throws. `onBug` receives unexpected errors (500s). */
+export async function dispatch(world: HttpWorld, match: RouteMatch | null, req: PlainRequest, onBug?: (err: unknown) => void): Promise<PlainResponse> {
   const headers = flatHeaders(req.headers);
-  let principal: Principal = { kind: 'anonymous' };
+  let principal: Principal = ANONYMOUS;
   let routeId: string | null = null;
   try {
     const method = req.method.toUpperCase();
-    const hit = matchRoute(table, method, req.path);
     // Upstream's limiter runs after authentication and before routing (so unknown paths count too).
     const gate = () => (world.sim ? world.sim.gate({ method, path: req.path, principal, authorization: headers.authorization, ip: req.ip, headers }) : null);
-    if (!hit) {
+    if (!match) {
       if (under(KEY, req.path)) principal = await authenticate(world.deps, 'key', headers.authorization, under(LEGACY_AUTH, req.path));
       const refused = await gate();
       if (refused) return { status: refused.status ?? 429, body: refused.body, headers: refused.headers ?? {}, principal, routeId };
       throw new HttpError(404, `Cannot ${method} ${req.path}`);
     }
-    const { route, params } = hit;
-    routeId = route.def.id;
-    principal = await authenticate(world.deps, route.def.auth, headers.authorization, under(LEGACY_AUTH, req.path));
+    const { def, params } = match;
+    routeId = def.id;
+    principal = await authenticate(world.deps, def.auth, headers.authorization, under(LEGACY_AUTH, req.path));
     const refused = await gate();
     if (refused) return { status: refused.status ?? 429, body: refused.body, headers: refused.headers ?? {}, principal, routeId };
     const query = { ...(req.query ?? {}) };
     const body = req.body === undefined ? {} : req.body;
-    const maxDepth = route.def.generation === 'sim' ? 2 * MAX_JSON_DEPTH : MAX_JSON_DEPTH;
+    const maxDepth = def.generation === 'sim' ? 2 * MAX_JSON_DEPTH : MAX_JSON_DEPTH;
     if (deeperThan(body, maxDepth) || deeperThan(query, maxDepth)) throw new HttpError(400, `Invalid JSON in request body: nested deeper than ${maxDepth} levels`);
     // Params, then query, then body; the first failure answers (validators may fill in defaults).
-    const validators = route.validators;
+    const validators = validatorsOf(def);
     const msg = validators.params?.(params) || validators.query?.(query) || validators.body?.(body);
     if (msg) throw new HttpError(400, msg);
-    const res = await route.def.handler({ world, principal, body, query, params, headers });
+    const res = await def.handler({ world, principal, body, query, params, headers });
     return { status: res.status ?? 200, body: res.body, headers: res.headers ?? {}, principal, routeId };
   } catch (err) {
     const { status, body } = toErrorResponse(err, onBug);

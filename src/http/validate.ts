@@ -74,6 +74,19 @@ function compile(ajv: Ajv, schema: JSONSchema | undefined, part: string, invalid
 /** Compiled validators of one route. */
 export interface RouteValidators { params?: PartValidator; query?: PartValidator; body?: PartValidator }
 
+const compiled = new WeakMap<RouteDef, RouteValidators>();
+
+/**
+ * A route's validators, compiled on its first request and kept with the route (Ajv compilation is
+ * the expensive part: compiling every route up front took about a quarter of `compsim serve`'s
+ * start-up, most for routes a run never calls).
+ */
+export function validatorsOf(route: RouteDef): RouteValidators {
+  let v = compiled.get(route);
+  if (v === undefined) compiled.set(route, (v = compileValidators(route)));
+  return v;
+}
+
 /** Compiles a route's schemas (body without coercion; params and query with coercion). */
 export function compileValidators(route: RouteDef): RouteValidators {
   const s = route.schemas ?? {};

@@ -45,6 +45,22 @@ describe('error envelope', () => {
     expectError(await s.call('DELETE', '/api/health'), 404, 'Cannot DELETE /api/health');
   });
 
+  it('routes a path with one trailing slash, case-sensitively, a literal segment before a parameter', async () => {
+    expect((await s.call('GET', '/api/health/')).status).to.equal(200);
+    expectError(await s.call('GET', '/api/health//'), 404, 'Cannot GET /api/health//');
+    expectError(await s.call('GET', '/API/health'), 404, 'Cannot GET /API/health');
+    // `/api/competitions/leaderboard` (agent key) wins over `/api/competitions/{competitionId}` (no key needed).
+    expectError(await s.call('GET', '/api/competitions/leaderboard'), 401,
+      '[AuthMiddleware] Authentication required. No API key provided. Use Authorization: Bearer YOUR_API_KEY');
+  });
+
+  it('answers HEAD of a GET route as the GET, without its body (200)', async () => {
+    const res = await s.call('HEAD', '/api/health');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.equal(undefined);
+    expect(Number(res.headers.get('content-length'))).to.be.greaterThan(0);
+  });
+
   it('asks for a key before answering 404 under the agent-key prefixes (401)', async () => {
     expectError(await s.call('GET', '/api/agent/nowhere'), 401,
       '[AuthMiddleware] Authentication required. No API key provided. Use Authorization: Bearer YOUR_API_KEY');

@@ -1,8 +1,7 @@
-// Property-test driver: a world served in-process through dispatch exactly as the scenario runner's in-process target does, plus state marks to prove a request changed nothing.
+// Property-test driver: a world served in-process through serveRequest exactly as the scenario runner's in-process target does, plus state marks to prove a request changed nothing.
 import { IN_PROCESS_ADMIN_KEY } from '../../src/cli/in-process-target.js';
 import { snapshotDump } from '../../src/adapters/memory/memory-store.js';
-import { dispatch, type PlainRequest, type PlainResponse } from '../../src/http/dispatch.js';
-import { compileRoutes, type RouteTable } from '../../src/http/router.js';
+import { findRoute, serveRequest, routeTable as mountRoutes, type PlainRequest, type PlainResponse, type RouteTable } from '../../src/http/dispatch.js';
 import { ROUTES } from '../../src/http/routes/index.js';
 import type { StoreDump, StoreSnapshot } from '../../src/ports/store.js';
 import { parseBody, type TargetRequest, type TargetResponse } from '../../src/sim/scenario/targets.js';
@@ -13,7 +12,7 @@ let table: RouteTable | undefined;
 
 /** The compiled route table (compiled once per process: Ajv compilation is the slow part). */
 export function routeTable(): RouteTable {
-  table ??= compileRoutes(ROUTES);
+  table ??= mountRoutes(ROUTES);
   return table;
 }
 
@@ -30,7 +29,7 @@ export interface WorldStart { seed: number | string; startTime: string; world: S
 export interface Bug { req: TargetRequest; err: unknown }
 
 /**
- * A world behind {@link dispatch}, reset the way the scenario runner resets a target, so a
+ * A world behind {@link serveRequest}, reset the way the scenario runner resets a target, so a
  * recorded step list replays to the same answers with `compsim run`.
  */
 export class Driver {
@@ -63,20 +62,18 @@ export class Driver {
   async send(req: TargetRequest): Promise<TargetResponse> {
     this.requests += 1;
     const withBody = req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD';
-    const res = await dispatch(this.world, routeTable(), {
+    const res = await serveRequest(this.world, findRoute(routeTable(), req.method, req.path), {
       method: req.method, path: req.path, headers: { ...req.headers }, query: { ...req.query },
-      ...(withBody ? { body: wire(req.body) } : {}), ip: '127.0.0.1',
+      readBody: () => (withBody ? wire(req.body) : undefined), ip: '127.0.0.1',
     }, (err) => this.bugs.push({ req, err }));
-    this.world.sim.record({ method: req.method, path: req.path, status: res.status, principal: res.principal, routeId: res.routeId });
     return { status: res.status, body: wire(res.body) };
   }
 
   /** One request exactly as given (no JSON round trip: hostile bodies may be too deep to stringify). */
   async raw(req: PlainRequest): Promise<PlainResponse> {
     this.requests += 1;
-    const res = await dispatch(this.world, routeTable(), req, (err) => this.bugs.push({ req: { method: req.method, path: req.path, query: {}, headers: {} }, err }));
-    this.world.sim.record({ method: req.method, path: req.path, status: res.status, principal: res.principal, routeId: res.routeId });
-    return res;
+    return serveRequest(this.world, findRoute(routeTable(), req.method, req.path), { ...req, readBody: () => req.body },
+      (err) => this.bugs.push({ req: { method: req.method, path: req.path, query: {}, headers: {} }, err }));
   }
 
   /** A mark of the whole mutable state (rows are immutable, so marks are cheap and compare by identity). */

@@ -9,7 +9,6 @@ import type { RiskMetrics } from '../../domain/risk-metrics.js';
 import type { UserVotingState } from '../../domain/votes.js';
 import { apiCompetition } from './competitions.js';
 import { iso } from './time.js';
-import { shareJson } from '../json-text.js';
 
 /** `userVotingInfo`: `reason`, `agentId` and `votedAt` only when present (upstream left them undefined). */
 export function apiVotingInfo(s: UserVotingState) {
@@ -70,8 +69,8 @@ function apiRanked(list: readonly RankedEntry[]) {
   let rows = rankedWire.get(list);
   if (rows === undefined) {
     rows = list.map(rankedEntry);
-    // A frozen list is the domain's shared one: its wire rows, and their JSON text, are kept with it.
-    if (Object.isFrozen(list)) rankedWire.set(list, shareJson(rows));
+    // A frozen list is the domain's shared one: its wire rows are kept with it.
+    if (Object.isFrozen(list)) rankedWire.set(list, rows);
   }
   return rows;
 }
