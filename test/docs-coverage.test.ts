@@ -1,17 +1,17 @@
-// The README's endpoint coverage table is the one generated from the route table (`npm run docs:coverage`).
+// The endpoint coverage table of docs/api.md is the one generated from the route table (`npm run docs:coverage`).
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { coverageStatus, END, README, renderCoverageTable, START, withCoverageTable } from '../scripts/coverage-table.js';
+import { API_PAGE, coverageStatus, END, renderCoverageTable, START, withCoverageTable } from '../scripts/coverage-table.js';
 import { ROUTES } from '../src/http/routes/index.js';
 
-describe('README endpoint coverage table', () => {
-  const readme = readFileSync(README, 'utf8');
+describe('docs/api.md endpoint coverage table', () => {
+  const page = readFileSync(API_PAGE, 'utf8');
 
   it('is current: the marked block equals the generated one (run `npm run docs:coverage`)', () => {
-    expect(readme).to.include(START).and.include(END);
-    const block = readme.slice(readme.indexOf(START), readme.indexOf(END) + END.length);
+    expect(page).to.include(START).and.include(END);
+    const block = page.slice(page.indexOf(START), page.indexOf(END) + END.length);
     expect(block).to.equal(renderCoverageTable());
-    expect(withCoverageTable(readme)).to.equal(readme);
+    expect(withCoverageTable(page)).to.equal(page);
   });
 
   it('lists every route once with its generation and status', () => {
@@ -24,7 +24,7 @@ describe('README endpoint coverage table', () => {
     expect(ROUTES.filter((r) => r.generation === 'sim').every((r) => coverageStatus(r) === 'compsim only')).to.equal(true);
   });
 
-  it('refuses a README without the markers', () => {
+  it('refuses a page without the markers', () => {
     expect(() => withCoverageTable('# no block here')).to.throw(/no coverage block/);
   });
 });

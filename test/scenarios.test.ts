@@ -26,11 +26,11 @@ describe('scenario library (scenarios/)', () => {
     expect(readFileSync(WEEK_FILE, 'utf8')).to.equal(renderWeek());
   });
 
-  it("passes the README's example scenario", async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const example = /### Example\n\n```json\n([\s\S]*?)```/.exec(readme)?.[1];
-    expect(example, 'README example').to.be.a('string');
-    const result = await runScenario(parseScenario(example!, 'README.md#example'), inProcessTarget());
+  it('passes the example scenario of docs/scenarios.md', async () => {
+    const page = readFileSync(join(ROOT, 'docs', 'scenarios.md'), 'utf8');
+    const example = /## Example\n\n```json\n([\s\S]*?)```/.exec(page)?.[1];
+    expect(example, 'docs/scenarios.md example').to.be.a('string');
+    const result = await runScenario(parseScenario(example!, 'docs/scenarios.md#example'), inProcessTarget());
     expect(result.ok, result.failure ? formatFailure(result.failure).join('\n') : '').to.equal(true);
   });
 

@@ -28,7 +28,7 @@ export const INITIAL_SETS: { specificChain: 'svm' | 'eth'; tokenSymbol: string; 
   [{ specificChain: 'svm', tokenSymbol: 'sol', token: 'SOL', amount: 3 }, { specificChain: 'svm', tokenSymbol: 'jup', token: 'JUP', amount: 500 }],
 ];
 
-/** Upstream's slippage curve (README "Trading"): the bounds of the seeded draw for a trade worth `usd`. */
+/** Upstream's slippage curve (docs/trading-and-rankings.md): the bounds of the seeded draw for a trade worth `usd`. */
 export function slippageBounds(usd: number): [number, number] {
   const clamp = (x: number) => Math.min(0.15, Math.max(0.0005, x));
   const base = clamp(0.035 * Math.log10(1 + usd / 5000));
