@@ -2,7 +2,7 @@
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { endCompetition, startCompetition } from '../src/domain/lifecycle.js';
+import { endCompetition, startCompetition } from '../src/domain/competitions/lifecycle.js';
 import { dispatch, findRoute, routeTable } from '../src/http/dispatch.js';
 import { ROUTES } from '../src/http/routes/index.js';
 import { createServer } from '../src/server.js';

@@ -1,7 +1,7 @@
 // WorldOptions -> WorldConfig with defaults and validation (pure; argv parsing lives in cli/).
 import type { SlippageMode, WorldConfig } from './domain/deps.js';
 import type { InitialBalance, TradingConstraints } from './domain/model.js';
-import { isSpecificChain } from './domain/prices.js';
+import { isSpecificChain } from './domain/trading/prices.js';
 import type { FeedDef } from './adapters/prices/feeds.js';
 import type { TokensFile } from './adapters/prices/catalogue.js';
 import type { WorldFixture } from './fixture.js';

@@ -1,6 +1,6 @@
 // Checks the contents of a world document before it is loaded: rows against their table's schema, ids and sequences, and the aux states.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { MAX_TIME, MIN_TIME, ROW_SCHEMAS, COMPOSED_IDS, SEQUENCED_TABLES, type RowSchema } from './domain/row-schemas.js';
+import { MAX_TIME, MIN_TIME, ROW_SCHEMAS, COMPOSED_IDS, SEQUENCED_TABLES, type RowSchema } from './domain/data/row-schemas.js';
 import type { Tables } from './domain/tables.js';
 import { MAX_LATENCY_MS } from './http/schemas/sim.js';
 import { CONSTRAINT_METRICS, FAULT_KINDS, type FaultKind } from './ports/faults.js';

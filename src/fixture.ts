@@ -1,11 +1,11 @@
 // World fixtures: a declarative JSON world (admin, users, agents, competitions) loaded through the real domain functions.
-import { setupAdmin } from './domain/admins.js';
-import { createAgentForOwner } from './domain/agents.js';
-import { createCompetition, type CompetitionInput } from './domain/competitions.js';
+import { setupAdmin } from './domain/access/admins.js';
+import { createAgentForOwner } from './domain/agents/manage.js';
+import { createCompetition, type CompetitionInput } from './domain/competitions/create.js';
 import type { Deps } from './domain/deps.js';
-import { endCompetition, startCompetition } from './domain/lifecycle.js';
-import { addAgentToCompetition } from './domain/participants.js';
-import { registerUser } from './domain/users.js';
+import { endCompetition, startCompetition } from './domain/competitions/lifecycle.js';
+import { addAgentToCompetition } from './domain/competitions/admin-participants.js';
+import { registerUser } from './domain/agents/users.js';
 import type { FeedDef } from './adapters/prices/feeds.js';
 
 /** One agent of a fixture user. */

@@ -4,7 +4,7 @@ import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
-import { ANONYMOUS } from './domain/auth.js';
+import { ANONYMOUS } from './domain/access/auth.js';
 import type { Principal } from './domain/model.js';
 import { BODY_LIMIT, INVALID_JSON_MESSAGE, LOAD_BODY_LIMIT, LOAD_PATH, tooLargeError } from './http/body-text.js';
 import { routeTable, serveRequest, type RouteMatch } from './http/dispatch.js';

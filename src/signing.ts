@@ -1,8 +1,8 @@
 // Signing helpers for users and tests: a signed wallet-verification message and the signature an inference provider returns (real secp256k1 via ethers).
 import { Wallet } from 'ethers';
 import { UPSTREAM_INFERENCE_SIGNER } from './config.js';
-import { inferenceMessage } from './domain/inference.js';
-import { WALLET_MESSAGE_HEADER, WALLET_PURPOSE } from './domain/wallet-verification.js';
+import { inferenceMessage } from './domain/inference/badge.js';
+import { WALLET_MESSAGE_HEADER, WALLET_PURPOSE } from './domain/agents/wallet-verification.js';
 
 export { UPSTREAM_INFERENCE_SIGNER };
 

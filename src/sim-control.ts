@@ -1,7 +1,7 @@
 // World-level simulation control: reset, clock, prices, tapes, snapshots, dump/load, faults, edge gate and journal.
-import { findAdminByKey, parseBearer } from './domain/auth.js';
+import { findAdminByKey, parseBearer } from './domain/access/auth.js';
 import { DomainError } from './domain/errors.js';
-import { resolvePerpsAsset } from './domain/perps-assets.js';
+import { resolvePerpsAsset } from './domain/perps/assets.js';
 import { TABLES } from './domain/tables.js';
 import { DUMP_VERSION } from './adapters/memory/memory-store.js';
 import { contentProblem, type WorldChecks } from './dump-check.js';

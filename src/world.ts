@@ -9,7 +9,7 @@ import { Catalogue, readTokensFile } from './adapters/prices/catalogue.js';
 import { buildFeed } from './adapters/prices/feeds.js';
 import { FeedPriceSource } from './adapters/prices/price-source.js';
 import { resolveConfig, type WorldOptions } from './config.js';
-import { seedDefaultArenas } from './domain/arenas.js';
+import { seedDefaultArenas } from './domain/competitions/arenas.js';
 import type { Deps, WorldConfig } from './domain/deps.js';
 import { TABLES, type Tables } from './domain/tables.js';
 import { createConfiguredAdmin, loadFixture, type LoadedFixture } from './fixture.js';

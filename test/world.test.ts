@@ -1,9 +1,9 @@
 // createWorld: isolation, seeded determinism, snapshot/restore (clock and RNG included), dump/load, reset.
 import { expect } from 'chai';
 import { createWorld } from '../src/world.js';
-import { setupAdmin } from '../src/domain/admins.js';
-import { registerUser } from '../src/domain/users.js';
-import { DEFAULT_ARENAS } from '../src/domain/arenas.js';
+import { setupAdmin } from '../src/domain/access/admins.js';
+import { registerUser } from '../src/domain/agents/users.js';
+import { DEFAULT_ARENAS } from '../src/domain/competitions/arenas.js';
 
 const admin = { username: 'a', password: 'password1', email: 'a@x.io' };
 

@@ -1,11 +1,11 @@
 // Benchmark fixtures: a world with N funded agents in one started paper-trading competition, and a deterministic trade stream.
-import { executeTrade } from '../../src/domain/trading.js';
-import { startCompetition } from '../../src/domain/lifecycle.js';
-import { registerUser } from '../../src/domain/users.js';
+import { executeTrade } from '../../src/domain/trading/trade.js';
+import { startCompetition } from '../../src/domain/competitions/lifecycle.js';
+import { registerUser } from '../../src/domain/agents/users.js';
 import type { Principal } from '../../src/domain/model.js';
 import { createWorld, type World } from '../../src/world.js';
 import type { WorldOptions } from '../../src/config.js';
-import type { CompetitionInput } from '../../src/domain/competitions.js';
+import type { CompetitionInput } from '../../src/domain/competitions/create.js';
 
 /** Admin key of benchmark worlds. */
 export const ADMIN_KEY = '0123456789abcdef_fedcba9876543210';

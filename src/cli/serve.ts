@@ -9,8 +9,8 @@ import type { WorldFixture } from '../fixture.js';
 import { UsageError, type ServeArgs } from './args.js';
 import { openServeState } from './state.js';
 import type { StatePersistence } from '../persistence.js';
-import { loadOpenSkill } from '../domain/rating.js';
-import { loadEthers } from '../domain/wallet-verification.js';
+import { loadOpenSkill } from '../domain/rankings/rating.js';
+import { loadEthers } from '../domain/agents/wallet-verification.js';
 
 /** How often the system clock drives the scheduler. */
 const TICK_MS = 1000;

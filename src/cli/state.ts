@@ -2,7 +2,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { StateDir, type StateLogger } from '../adapters/file/state-dir.js';
 import { StateCorruptError, StateVersionError, FORMAT_VERSION } from '../adapters/file/frame.js';
-import { dumpOf, readState } from '../adapters/file/replay.js';
+import { dumpOf, readState } from '../adapters/file/recovery.js';
 import { listStateFiles, lockHolder, StateLockedError } from '../adapters/file/state-files.js';
 import { TABLES } from '../domain/tables.js';
 import { StatePersistence, type WorldMeta } from '../persistence.js';

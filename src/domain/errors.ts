@@ -54,7 +54,7 @@ export const ERRORS = {
   NOT_PARTICIPATING: [400, () => 'Agent is not participating in this competition'],
   NOT_IN_COMPETITION: [400, () => 'Agent is not in this competition'],
   REACTIVATE_IN_ENDED: [400, () => 'Cannot reactivate agent in ended competition'],
-  // agent join / leave (domain/join-leave.ts; upstream's check order and wording, ISO instants as params)
+  // agent join / leave (domain/competitions/join-leave.ts; upstream's check order and wording, ISO instants as params)
   /** An admin key on a route that acts as an agent (join, leave, trade, own balances). */
   AUTH_REQUIRED: [401, () => 'Authentication required'],
   AGENT_KEY_MISMATCH: [403, () => 'Agent API key does not match agent ID in URL'],
@@ -69,7 +69,7 @@ export const ERRORS = {
   JOIN_ONE_AGENT_PER_USER: [409, () => 'You already have an agent registered in this competition. Each user can only register one agent per competition.'],
   LEAVE_NOT_IN_COMPETITION: [403, () => 'Agent is not in this competition'],
   LEAVE_ENDED: [403, () => 'Cannot leave competition that has already ended'],
-  // votes (domain/votes.ts; upstream's vote-service wording, ISO instants as params)
+  // votes (domain/competitions/votes.ts; upstream's vote-service wording, ISO instants as params)
   VOTER_REQUIRED: [400, () => 'Invalid request: body (provide exactly one of userId or agentId)'],
   VOTER_AGENT_NOT_FOUND: [404, (p: P) => `Voting agent '${p.id}' does not exist`],
   VOTE_AGENT_NOT_ACTIVE: [400, () => 'Agent is not actively participating in this competition'],
@@ -78,7 +78,7 @@ export const ERRORS = {
   VOTING_NOT_STARTED: [400, (p: P) => `Voting has not started yet. Voting begins on ${p.at}`],
   VOTING_ENDED: [400, (p: P) => `Voting has ended. Voting ended on ${p.at}`],
   ALREADY_VOTED: [409, () => 'You have already voted in this competition'],
-  // competition reads (domain/leaderboard.ts, competition-participants.ts, competition-rules.ts; upstream wording)
+  // competition reads (domain/rankings/leaderboard.ts, competitions/participant-list.ts, competitions/rules.ts; upstream wording)
   LEADERBOARD_NO_COMPETITION: [400, () => 'No active competition and no competitionId provided'],
   LEADERBOARD_AUTH_REQUIRED: [401, () => 'Authentication required to view leaderboard'],
   LEADERBOARD_NOT_PARTICIPANT: [403, () => 'Forbidden: Your agent is not actively participating in this competition.'],
@@ -91,7 +91,7 @@ export const ERRORS = {
   BAD_SORT: [400, (p: P) => `cannot sort by field: '${p.field}'`],
   // prices
   TOKEN_REQUIRED: [400, () => 'Token address is required'],
-  // trading (check order of upstream's execute; see domain/trading.ts)
+  // trading (check order of upstream's execute; see domain/trading/trade.ts)
   TRADE_MISSING_PARAMS: [400, () => 'Missing required parameters: fromToken, toToken, amount'],
   TRADE_FIELD_TYPE: [400, (p: P) => `Invalid request: ${p.field} (must be string)`],
   TRADE_REASON_REQUIRED: [400, () => 'Missing required parameter: reason'],
@@ -148,14 +148,14 @@ export const ERRORS = {
   SIM_BAD_DUMP: [400, (p: P) => `Invalid world document: ${p.reason}`],
   SIM_SNAPSHOT_NOT_FOUND: [404, (p: P) => `Snapshot not found: ${p.id}`],
   SIM_FAULT_NOT_FOUND: [404, (p: P) => `Fault not found: ${p.id}`],
-  // own profile, public agents, rankings and reward claims (domain/agent-profile.ts, public-agents.ts,
-  // agent-competitions.ts, rewards.ts, global-leaderboard.ts). `prefix` is the endpoint's 400 family.
+  // own profile, public agents, rankings and reward claims (domain/agents/profile.ts, agents/public.ts,
+  // agents/competitions.ts, competitions/rewards.ts, rankings/global.ts). `prefix` is the endpoint's 400 family.
   PROFILE_INVALID: [400, (p: P) => `Invalid request format: ${p.field} (${p.reason})`],
   LIST_BAD_SORT: [400, (p: P) => `${p.prefix}: sort (cannot sort by field: '${p.field}')`],
   LIST_SORT_TOO_LONG: [400, (p: P) => `${p.prefix}: sort (at most 3 fields)`],
   REWARD_NOT_ENDED: [400, (p: P) => `Rewards can only be claimed in an ended competition: ${p.status}`],
   NO_REWARD: [400, () => 'Agent has no reward in this competition'],
-  // wallet verification (domain/wallet-verification.ts; reference features §2.3, upstream's order and wording)
+  // wallet verification (domain/agents/wallet-verification.ts; reference features §2.3, upstream's order and wording)
   WALLET_AGENT_AUTH_REQUIRED: [401, () => 'Agent authentication required'],
   WALLET_FIELDS_REQUIRED: [400, () => 'Message and signature are required'],
   WALLET_BAD_HEADER: [400, () => 'Invalid message header'],
@@ -192,12 +192,12 @@ export const ERRORS = {
   PERPS_INSUFFICIENT_BALANCE: [400, (p: P) => `Insufficient available balance: collateral ${p.collateral} exceeds available ${p.available}`],
   PERPS_POSITION_NOT_FOUND: [404, (p: P) => `Position not found: ${p.id}`],
   PERPS_POSITION_NOT_OPEN: [400, (p: P) => `Position is not open (status: ${p.status})`],
-  // spot-live swaps (domain/spot-live.ts; compsim's admin control, upstream's trade messages)
+  // spot-live swaps (domain/trading/spot-live.ts; compsim's admin control, upstream's trade messages)
   SPOT_LIVE_ONLY: [400, () => 'This endpoint is only available for spot live trading competitions'],
   SPOT_LIVE_NOT_ACTIVE: [400, (p: P) => `Competition is not active (status: ${p.status})`],
   SPOT_LIVE_NOT_REGISTERED: [403, () => 'Agent is not registered in this competition'],
   SPOT_LIVE_DUPLICATE_TX: [409, (p: P) => `Swap already recorded: ${p.txHash}`],
-  // scripted competition actions (domain/competition-script.ts; compsim only)
+  // scripted competition actions (domain/competitions/script.ts; compsim only)
   SCRIPT_INVALID: [400, (p: P) => `Invalid request: ${p.where} (${p.reason})`],
   SCRIPT_UNSUPPORTED: [400, () => 'Scripted actions are only available for perpetual futures and spot live trading competitions'],
   SCRIPT_ENDED: [400, (p: P) => `Competition is not pending or active (status: ${p.status})`],

@@ -73,7 +73,7 @@ export interface Competition {
   lastSnapshotAt: number | null;
   /** Slippage formula (absent = 'current'); 'legacy' for competitions created through a legacy-style body. */
   slippageModel?: SlippageModel;
-  /** Perps: each agent's starting account equity in USD (absent = 10000; domain/perps.ts). */
+  /** Perps: each agent's starting account equity in USD (absent = 10000; domain/perps/engine.ts). */
   perpsInitialEquityUsd?: number;
   /** Virtual time of the next pending scripted action (perps opens/closes, spot-live swaps; null/absent = none; drives the scheduler). */
   nextScriptActionAt?: number | null;
@@ -115,7 +115,7 @@ export interface Trade {
   fromChain: string; toChain: string; fromSpecificChain: string; toSpecificChain: string;
   /** Slippage fraction applied (0..0.15); not on the wire, kept for reports. */
   slippage: number;
-  /** Spot-live swaps (domain/spot-live.ts): absent on paper trades (= 'simulated', no on-chain fields). */
+  /** Spot-live swaps (domain/trading/spot-live.ts): absent on paper trades (= 'simulated', no on-chain fields). */
   tradeType?: 'simulated' | 'spot_live';
   txHash?: string | null; blockNumber?: number | null; protocol?: string | null;
 }
@@ -150,7 +150,7 @@ export interface RewardClaim {
   id: string; competitionId: string; agentId: string; claimed: boolean; updatedAt: number;
 }
 
-// --- Wallet verification, verified-inference badge, perpetual futures (domain/wallet-verification.ts, inference*.ts, perps*.ts) ---
+// --- Wallet verification, verified-inference badge, perpetual futures (domain/agents/wallet-verification.ts, inference*.ts, perps*.ts) ---
 
 /** A wallet-verification nonce (`id` = the nonce itself; a new one deletes the agent's older ones). */
 export interface AgentNonce { id: string; agentId: string; expiresAt: number; createdAt: number; usedAt: number | null }
@@ -195,7 +195,7 @@ export interface PerpsPosition {
 }
 
 /**
- * One scripted action of a competition (domain/competition-script.ts), run by the scheduler at
+ * One scripted action of a competition (domain/competitions/script.ts), run by the scheduler at
  * `at`: a perps `open` or `close`, or a spot-live `swap`.
  */
 export interface ScriptedAction {

@@ -4,7 +4,7 @@ import type {
   Admin, Agent, AgentNonce, AgentRating, Arena, Balance, Competition, CompetitionAgent, InferenceBadge, InferenceSubmission, LeaderboardEntry,
   PerpsPosition, ScriptedAction, PortfolioSnapshot, RewardClaim, Trade, User, Vote,
 } from './model.js';
-import { pairKey } from './keys.js';
+import { pairKey } from './data/keys.js';
 
 /** Row type of every table. */
 export interface Tables {
@@ -60,10 +60,10 @@ export const TABLES: Schema<Tables> = {
       competition: (r) => r.competitionId, userCompetition: (r) => `${r.userId}:${r.competitionId}`, agent: (r) => r.agentId,
     },
   },
-  // Ratings (domain/rating.ts): `board` is `type:<type>` for the global rows, `arena:<id>` for arena rows.
+  // Ratings (domain/rankings/rating.ts): `board` is `type:<type>` for the global rows, `arena:<id>` for arena rows.
   ratings: { key: 'id', indexes: { board: (r) => (r.arenaId === null ? `type:${r.type}` : `arena:${r.arenaId}`), agent: (r) => r.agentId } },
   rewardClaims: { key: 'id', indexes: { agent: (r) => r.agentId } },
-  // Wallet verification, inference badges, perps, scripted actions (domain/wallet-verification.ts, inference.ts, perps*.ts, competition-script.ts).
+  // Wallet verification, inference badges, perps, scripted actions (domain/agents/wallet-verification.ts, inference.ts, perps*.ts, competition-script.ts).
   agentNonces: { key: 'id', indexes: { agent: (r) => r.agentId } },
   inferenceSubmissions: {
     key: 'id',

@@ -1,6 +1,6 @@
 // The request path shared by compsim serve, the msw handlers and the in-process target: the route table on @koa/router, then read body -> auth -> edge gate (rate limits) -> validation -> handler -> envelope -> journal.
 import Router, { type RouterMiddleware } from '@koa/router';
-import { ANONYMOUS, authenticate } from '../domain/auth.js';
+import { ANONYMOUS, authenticate } from '../domain/access/auth.js';
 import type { Principal } from '../domain/model.js';
 import { HttpError, toErrorResponse } from './envelope.js';
 import type { HttpWorld, RouteDef } from './route.js';

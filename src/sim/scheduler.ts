@@ -2,10 +2,10 @@
 import type { ManualClockLike } from '../ports/clock.js';
 import type { Deps } from '../domain/deps.js';
 import { DomainError } from '../domain/errors.js';
-import { runDueScriptActions } from '../domain/competition-script.js';
-import { nextBadgeRefreshAt, refreshCompetitionBadges } from '../domain/inference.js';
+import { runDueScriptActions } from '../domain/competitions/script.js';
+import { nextBadgeRefreshAt, refreshCompetitionBadges } from '../domain/inference/badge.js';
 import { endCompetitionWithTeams } from '../domain/legacy/admin-lifecycle.js';
-import { periodicSnapshot, startCompetitionTx } from '../domain/lifecycle.js';
+import { periodicSnapshot, startCompetitionTx } from '../domain/competitions/lifecycle.js';
 import type { Competition } from '../domain/model.js';
 
 /** Kinds of job, in the order they run when due at the same instant. */

@@ -4,8 +4,8 @@ import { Catalogue, readTokensFile } from '../../src/adapters/prices/catalogue.j
 import { buildFeed, interpolate } from '../../src/adapters/prices/feeds.js';
 import { FeedPriceSource } from '../../src/adapters/prices/price-source.js';
 import { SPECIFIC_CHAINS } from '../../src/ports/prices.js';
-import { valuationPrice } from '../../src/domain/prices.js';
-import { isTableStablecoin } from '../../src/domain/token-table.js';
+import { valuationPrice } from '../../src/domain/trading/prices.js';
+import { isTableStablecoin } from '../../src/domain/trading/token-table.js';
 
 const cat = new Catalogue(readTokensFile());
 const T0 = Date.UTC(2025, 0, 1);

@@ -1,7 +1,7 @@
 // A trade's balance write: changedBalance gives `{ ...row, ...changes }` (same fields, values and field order) for any row a store can hold.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { changedBalance, type BalanceChange } from '../../src/domain/trading.js';
+import { changedBalance, type BalanceChange } from '../../src/domain/trading/trade.js';
 import type { Balance } from '../../src/domain/model.js';
 
 /** A row in the domain's own field order. */

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { ordinal, rate, rating } from 'openskill';
 import {
   boardKey, boardRatings, INITIAL_SKILL, linearPlackettLuce, OPENSKILL_FIELD_LIMIT, plackettLuce, ratingScore, updateRatingsTx, type Skill,
-} from '../../src/domain/rating.js';
+} from '../../src/domain/rankings/rating.js';
 import { createWorld, type World } from '../../src/world.js';
 import { independentPL, scoreOf } from '../helpers/rankings.js';
 

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { SeededIds } from '../../src/adapters/ids/seeded-ids.js';
-import { baseSlippage, EXPECTED_BIAS, slippageForBias, slippageFraction } from '../../src/domain/slippage.js';
+import { baseSlippage, EXPECTED_BIAS, slippageForBias, slippageFraction } from '../../src/domain/trading/slippage.js';
 
 describe('slippage curve', () => {
   it('matches the reference table of base slippage and ranges (percent, 3 significant digits)', () => {

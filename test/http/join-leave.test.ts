@@ -1,7 +1,7 @@
 // Agent join and leave: every check in upstream's order, counters, the join window, the rejoin quirk, kept history.
 import { expect } from 'chai';
 import { DomainError } from '../../src/domain/errors.js';
-import { joinCompetition, leaveCompetition } from '../../src/domain/join-leave.js';
+import { joinCompetition, leaveCompetition } from '../../src/domain/competitions/join-leave.js';
 import type { Principal, Trade } from '../../src/domain/model.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 import { createAgent, createCompetition, expectError, nextWallet } from '../helpers/actors.js';

@@ -1,7 +1,7 @@
 // The memoised standings (participants list, competition leaderboard) follow every change: each read equals a fresh world's answer.
 import { expect } from 'chai';
-import { leaderboardValues } from '../../src/domain/leaderboard.js';
-import { requireCompetition } from '../../src/domain/competitions.js';
+import { leaderboardValues } from '../../src/domain/rankings/leaderboard.js';
+import { requireCompetition } from '../../src/domain/competitions/create.js';
 import { MINUTE, SOL, USDC_SVM, insertTrade, insertVote, setSolPrice, threeAgentCup, type Cup } from '../helpers/competition-reads.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 

@@ -1,6 +1,6 @@
 // Trade rules: cross-chain policies, chain discovery, trading constraints and exemptions, maximum size, burns, slippage modes.
 import { expect } from 'chai';
-import { baseSlippage, slippageForBias } from '../../src/domain/slippage.js';
+import { baseSlippage, slippageForBias } from '../../src/domain/trading/slippage.js';
 import { expectError } from '../helpers/actors.js';
 import { startArena, TOK, usdcOnly, type Arena } from '../helpers/trading.js';
 

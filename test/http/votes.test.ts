@@ -1,6 +1,6 @@
 // Admin vote casting (every rejection in order) and the voting-state functions the competition views use.
 import { expect } from 'chai';
-import { competitionListVotingState, competitionVotingState } from '../../src/domain/votes.js';
+import { competitionListVotingState, competitionVotingState } from '../../src/domain/competitions/votes.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 import { createAgent, createCompetition, expectError } from '../helpers/actors.js';
 

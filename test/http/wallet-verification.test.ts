@@ -1,7 +1,7 @@
 // Wallet verification: nonces on the virtual clock and every check of upstream's verify in order, with signatures from independent ethers wallets.
 import { expect } from 'chai';
 import { Wallet, verifyMessage } from 'ethers';
-import { recoverPersonalSigner } from '../../src/domain/wallet-verification.js';
+import { recoverPersonalSigner } from '../../src/domain/agents/wallet-verification.js';
 import { signWalletVerification, walletVerificationMessage } from '../../src/signing.js';
 import { createAgent, expectError } from '../helpers/actors.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';

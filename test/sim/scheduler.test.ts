@@ -1,11 +1,11 @@
 // Scheduler on virtual time: auto-start, auto-end, snapshot cadence aligned to the start (perps too), sandbox skips.
 import { expect } from 'chai';
 import { createWorld, type World } from '../../src/world.js';
-import { setupAdmin } from '../../src/domain/admins.js';
-import { registerUser } from '../../src/domain/users.js';
-import { createCompetition } from '../../src/domain/competitions.js';
-import { addAgentToCompetition } from '../../src/domain/participants.js';
-import { startCompetition } from '../../src/domain/lifecycle.js';
+import { setupAdmin } from '../../src/domain/access/admins.js';
+import { registerUser } from '../../src/domain/agents/users.js';
+import { createCompetition } from '../../src/domain/competitions/create.js';
+import { addAgentToCompetition } from '../../src/domain/competitions/admin-participants.js';
+import { startCompetition } from '../../src/domain/competitions/lifecycle.js';
 import { dueJobs } from '../../src/sim/scheduler.js';
 
 const T0 = Date.UTC(2025, 0, 1);

@@ -8,7 +8,7 @@ import type { StoreDump, StoreSnapshot } from '../../ports/store.js';
 import { snapshotDump } from '../memory/memory-store.js';
 import { encodeFrame, FORMAT_VERSION } from './frame.js';
 import { JournalWriter } from './journal-writer.js';
-import { dumpOf, readState, type ReplayReport, type ReplayState } from './replay.js';
+import { dumpOf, readState, type ReplayReport, type ReplayState } from './recovery.js';
 import { acquireLock, fsyncDir, journalName, listStateFiles, snapshotName, writeFileAtomic, type StateLock } from './state-files.js';
 
 /** Where notices go (a pino logger fits). */

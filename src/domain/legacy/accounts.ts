@@ -2,11 +2,11 @@
 import type { BlockchainType, SpecificChain } from '../../ports/prices.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
-import { newestFirst } from '../holdings.js';
-import { newestSnapshot } from '../leaderboard.js';
+import { newestFirst } from '../trading/holdings.js';
+import { newestSnapshot } from '../rankings/leaderboard.js';
 import type { Admin, Balance, Principal, Trade } from '../model.js';
-import { valuationPrice } from '../prices.js';
-import { callerAgentId } from '../trading.js';
+import { valuationPrice } from '../trading/prices.js';
+import { callerAgentId } from '../trading/trade.js';
 import { accountCompetition } from './competition.js';
 import { teamView, type TeamView } from './teams.js';
 

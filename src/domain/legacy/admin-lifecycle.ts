@@ -1,10 +1,10 @@
 // Admin competition lifecycle across generations: slippage model at creation, teamIds at start (teams reactivated), team deactivation at end.
 import type { WriteTx } from '../../ports/store.js';
-import { createCompetitionTx, requireCompetition, type CompetitionInput } from '../competitions.js';
+import { createCompetitionTx, requireCompetition, type CompetitionInput } from '../competitions/create.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
-import { endCompetitionTx, startCompetitionTx, type EndResult, type StartResult } from '../lifecycle.js';
-import { loadOpenSkill } from '../rating.js';
+import { endCompetitionTx, startCompetitionTx, type EndResult, type StartResult } from '../competitions/lifecycle.js';
+import { loadOpenSkill } from '../rankings/rating.js';
 import type { Competition, SlippageModel, TradingConstraints } from '../model.js';
 import type { Tables } from '../tables.js';
 import { legacyStatusOf } from './competition.js';

@@ -1,6 +1,6 @@
 // Which competition a team means: the legacy generation's implicit "ACTIVE competition" and the competition its account shows.
 import type { ReadTx } from '../../ports/store.js';
-import { activeCompetitions } from '../competitions.js';
+import { activeCompetitions } from '../competitions/create.js';
 import type { Competition } from '../model.js';
 import type { Tables } from '../tables.js';
 

@@ -1,10 +1,10 @@
 // Teams (legacy generation): registration, admin reads, key, deletion and (de)activation. A team is an agent with generation 'legacy' owned by a user made from its contact.
 import type { ReadTx, WriteTx } from '../../ports/store.js';
-import { createAgentTx, WALLET_RE } from '../agents.js';
+import { createAgentTx, WALLET_RE } from '../agents/manage.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
 import type { Agent, User } from '../model.js';
-import { ZERO_ADDRESS } from '../prices.js';
+import { ZERO_ADDRESS } from '../trading/prices.js';
 import type { Tables } from '../tables.js';
 
 /** A team: its agent row and the owner user made from its contact (name = contact person). */

@@ -3,12 +3,12 @@ import type { BlockchainType } from '../../ports/prices.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
 import type { Trade } from '../model.js';
-import { activeAgentIds, portfolioValue, takeSnapshotsTx } from '../portfolio.js';
-import { detectChain } from '../prices.js';
-import { competitionSlippage } from '../slippage.js';
+import { activeAgentIds, portfolioValue, takeSnapshotsTx } from '../trading/portfolio.js';
+import { detectChain } from '../trading/prices.js';
+import { competitionSlippage } from '../trading/slippage.js';
 import {
   changedBalance, checkCrossChain, credit, fill, findBalanceRow, MIN_TRADE_AMOUNT, parseAmount, priceBoth, type ExecuteInput, type TradeChains,
-} from '../trading.js';
+} from '../trading/trade.js';
 import { legacyActiveCompetition } from './competition.js';
 
 const PARENTS: readonly string[] = ['evm', 'svm'];

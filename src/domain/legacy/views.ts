@@ -1,9 +1,9 @@
 // Legacy competition views for teams: leaderboard (same ranking source as the current one), status, rules, upcoming, admin performance report.
-import { requireCompetition } from '../competitions.js';
-import { describeInitialBalances, rateLimitRules, slippageFormula } from '../competition-rules.js';
+import { requireCompetition } from '../competitions/create.js';
+import { describeInitialBalances, rateLimitRules, slippageFormula } from '../competitions/rules.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
-import { leaderboardValues, newestSnapshot } from '../leaderboard.js';
+import { leaderboardValues, newestSnapshot } from '../rankings/leaderboard.js';
 import type { Agent, Competition, Principal } from '../model.js';
 import { isMember, legacyActiveCompetition } from './competition.js';
 

@@ -1,10 +1,10 @@
 // Admin setup, user registration and agent management routes.
-import { setupAdmin } from '../../domain/admins.js';
+import { setupAdmin } from '../../domain/access/admins.js';
 import {
   AGENT_SORT_FIELDS, createAgentForOwner, deleteAgent, getAgent, getAgentApiKey, listAgents, setAgentStatus, updateAgent,
-} from '../../domain/agents.js';
-import { pagination, parseSort } from '../../domain/paging.js';
-import { registerUser } from '../../domain/users.js';
+} from '../../domain/agents/manage.js';
+import { pagination, parseSort } from '../../domain/data/paging.js';
+import { registerUser } from '../../domain/agents/users.js';
 import type { RouteDef } from '../route.js';
 import { agentBrief, apiAdmin, apiAgent, apiUser } from '../serialize/actors.js';
 import { iso } from '../serialize/time.js';

@@ -1,6 +1,6 @@
 // Admin arena CRUD routes.
-import { ARENA_SORT_FIELDS, createArena, deleteArena, getArena, listArenas, updateArena } from '../../domain/arenas.js';
-import { pagination, parseSort } from '../../domain/paging.js';
+import { ARENA_SORT_FIELDS, createArena, deleteArena, getArena, listArenas, updateArena } from '../../domain/competitions/arenas.js';
+import { pagination, parseSort } from '../../domain/data/paging.js';
 import type { RouteDef } from '../route.js';
 import { apiArena } from '../serialize/competitions.js';
 import { arenaParams, createArenaBody, listArenasQuery, updateArenaBody } from '../schemas/arenas.js';

@@ -1,10 +1,10 @@
 // Admin competition routes: create, start (or create-and-start), end, update, participation, snapshots; legacy bodies accepted too.
-import type { CompetitionInput } from '../../domain/competitions.js';
+import type { CompetitionInput } from '../../domain/competitions/create.js';
 import type { Agent, Competition } from '../../domain/model.js';
-import { updateCompetition } from '../../domain/competitions.js';
+import { updateCompetition } from '../../domain/competitions/create.js';
 import {
   addAgentToCompetition, competitionSnapshots, reactivateAgentInCompetition, removeAgentFromCompetition,
-} from '../../domain/participants.js';
+} from '../../domain/competitions/admin-participants.js';
 import type { RouteDef } from '../route.js';
 import { apiCompetition, apiSnapshot } from '../serialize/competitions.js';
 import { reasonBody } from '../schemas/admin.js';

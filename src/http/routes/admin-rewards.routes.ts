@@ -1,5 +1,5 @@
 // Admin reward claims (compsim only): mark an agent's earned reward of an ended competition claimed or unclaimed.
-import { setRewardClaim } from '../../domain/rewards.js';
+import { setRewardClaim } from '../../domain/competitions/rewards.js';
 import type { RouteDef } from '../route.js';
 import { rewardClaimBody, rewardClaimParams } from '../schemas/agents.js';
 import { apiReward } from '../serialize/public-agents.js';

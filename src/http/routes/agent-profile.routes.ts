@@ -1,5 +1,5 @@
 // The calling agent's own profile and key: read, update description/imageUrl, reset the API key.
-import { ownProfile, resetOwnApiKey, updateOwnProfile } from '../../domain/agent-profile.js';
+import { ownProfile, resetOwnApiKey, updateOwnProfile } from '../../domain/agents/profile.js';
 import type { RouteDef } from '../route.js';
 import { invalidFormat, profileBody } from '../schemas/agents.js';
 import { apiOwnAgent, apiProfileOwner } from '../serialize/public-agents.js';

@@ -1,5 +1,5 @@
 // The calling agent's own data: balances and trade history per competition.
-import { agentBalances, agentTrades } from '../../domain/holdings.js';
+import { agentBalances, agentTrades } from '../../domain/trading/holdings.js';
 import type { RouteDef } from '../route.js';
 import { competitionQuery } from '../schemas/trading.js';
 import { apiBalance, apiTrade } from '../serialize/trades.js';

@@ -1,6 +1,6 @@
 // Public agent routes: the agent list, one agent with stats and trophies, and its competitions.
-import { agentCompetitions } from '../../domain/agent-competitions.js';
-import { listPublicAgents, publicAgentDetail } from '../../domain/public-agents.js';
+import { agentCompetitions } from '../../domain/agents/competitions.js';
+import { listPublicAgents, publicAgentDetail } from '../../domain/agents/public.js';
 import type { RouteDef } from '../route.js';
 import {
   agentCompetitionsQuery, agentParams, agentsQuery, invalidAgentCompetitions, invalidAgentId,

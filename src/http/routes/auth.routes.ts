@@ -1,5 +1,5 @@
 // Wallet verification: a nonce for the calling agent, and the signed message that sets its wallet.
-import { issueNonce, verifyWallet } from '../../domain/wallet-verification.js';
+import { issueNonce, verifyWallet } from '../../domain/agents/wallet-verification.js';
 import type { RouteDef } from '../route.js';
 import { verifyBody } from '../schemas/features.js';
 import { nonceResponses, verifyResponses } from '../schemas/responses/agents.js';

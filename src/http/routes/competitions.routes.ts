@@ -1,11 +1,11 @@
 // Public competition reads: list, detail, participants, leaderboard, status, rules, upcoming, timeline, trade lists.
-import { competitionParticipants } from '../../domain/competition-participants.js';
-import { activeCompetitionRules, competitionRules } from '../../domain/competition-rules.js';
-import { competitionTimeline } from '../../domain/competition-timeline.js';
-import { agentCompetitionTrades, competitionTrades } from '../../domain/competition-trades.js';
-import { competitionDetail, competitionStatus, listCompetitions, upcomingCompetitions } from '../../domain/competition-views.js';
-import { competitionLeaderboard } from '../../domain/leaderboard.js';
-import { pagination } from '../../domain/paging.js';
+import { competitionParticipants } from '../../domain/competitions/participant-list.js';
+import { activeCompetitionRules, competitionRules } from '../../domain/competitions/rules.js';
+import { competitionTimeline } from '../../domain/competitions/timeline.js';
+import { agentCompetitionTrades, competitionTrades } from '../../domain/competitions/trades.js';
+import { competitionDetail, competitionStatus, listCompetitions, upcomingCompetitions } from '../../domain/competitions/views.js';
+import { competitionLeaderboard } from '../../domain/rankings/leaderboard.js';
+import { pagination } from '../../domain/data/paging.js';
 import type { RouteDef } from '../route.js';
 import {
   competitionAgentParams, competitionParams, invalidFormat, invalidRequest, leaderboardQuery, listCompetitionsQuery,

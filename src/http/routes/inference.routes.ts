@@ -1,8 +1,8 @@
 // Verified-inference badge on both path families (/api/inferai/* and upstream's /api/eigenai/*): submissions, badge, history, public stats.
 import {
   agentBadge, agentSubmissions, competitionInferenceStats, submitSignature,
-} from '../../domain/inference.js';
-import { pagination } from '../../domain/paging.js';
+} from '../../domain/inference/badge.js';
+import { pagination } from '../../domain/data/paging.js';
 import type { RouteDef } from '../route.js';
 import {
   badgeQuery, competitionIdParams, invalidCompetitionId, invalidFormat, invalidQuery, signatureBody, submissionsQuery,

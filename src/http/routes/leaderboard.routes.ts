@@ -1,6 +1,6 @@
 // The global leaderboard: agents by rating per competition type or arena, with platform stats.
-import { globalLeaderboard } from '../../domain/global-leaderboard.js';
-import { pagination } from '../../domain/paging.js';
+import { globalLeaderboard } from '../../domain/rankings/global.js';
+import { pagination } from '../../domain/data/paging.js';
 import type { RouteDef } from '../route.js';
 import { globalLeaderboardQuery, invalidFormat } from '../schemas/agents.js';
 import { apiGlobalLeaderboard } from '../serialize/public-agents.js';

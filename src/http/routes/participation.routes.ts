@@ -1,6 +1,6 @@
 // Agent join/leave of competitions and the admin vote endpoint.
-import { joinCompetition, leaveCompetition } from '../../domain/join-leave.js';
-import { castVote } from '../../domain/votes.js';
+import { joinCompetition, leaveCompetition } from '../../domain/competitions/join-leave.js';
+import { castVote } from '../../domain/competitions/votes.js';
 import type { RouteDef } from '../route.js';
 import { uuidParams } from '../schemas/common.js';
 import { competitionAgentParams, invalidRequest } from '../schemas/competition-reads.js';

@@ -1,9 +1,9 @@
 // Perpetual futures: the agent's positions and account, competition-level position lists and summary, and the admin open/close control.
-import { closePosition, openPosition } from '../../domain/perps.js';
+import { closePosition, openPosition } from '../../domain/perps/engine.js';
 import {
   agentPerpsAccount, agentPerpsPositions, competitionAgentPerpsPositions, competitionPerpsPositions, perpsSummary,
-} from '../../domain/perps-views.js';
-import { pagination } from '../../domain/paging.js';
+} from '../../domain/perps/views.js';
+import { pagination } from '../../domain/data/paging.js';
 import type { RouteDef } from '../route.js';
 import { competitionAgentParams, competitionParams, invalidRequest } from '../schemas/competition-reads.js';
 import { allPositionsQuery, openPositionBody, perpsQuery, positionParams } from '../schemas/features.js';

@@ -1,5 +1,5 @@
 // GET /api/price: chain detection and discovery as upstream; a missing price is 200 {success:false}.
-import { getPrice } from '../../domain/prices.js';
+import { getPrice } from '../../domain/trading/prices.js';
 import type { RouteDef } from '../route.js';
 import { iso } from '../serialize/time.js';
 import { obj, str } from '../schemas/common.js';

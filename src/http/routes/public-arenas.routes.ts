@@ -1,7 +1,7 @@
 // Public arena reads: the arena list (name filter, sort, paging) and one arena.
-import { ARENA_SORT_FIELDS, getArena, listArenas } from '../../domain/arenas.js';
-import { pagination } from '../../domain/paging.js';
-import { parseListSort } from '../../domain/public-agents.js';
+import { ARENA_SORT_FIELDS, getArena, listArenas } from '../../domain/competitions/arenas.js';
+import { pagination } from '../../domain/data/paging.js';
+import { parseListSort } from '../../domain/agents/public.js';
 import type { RouteDef } from '../route.js';
 import { publicArenaParams, publicArenasQuery } from '../schemas/agents.js';
 import { apiArena } from '../serialize/competitions.js';

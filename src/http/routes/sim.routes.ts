@@ -1,5 +1,5 @@
 // Simulation control API (/api/sim/*, admin key; compsim only): reset, clock, prices, snapshots, dump/load, faults, journal.
-import { parseBearer } from '../../domain/auth.js';
+import { parseBearer } from '../../domain/access/auth.js';
 import { DomainError } from '../../domain/errors.js';
 import type { JournalFilter } from '../journal.js';
 import type { HttpWorld, RouteDef } from '../route.js';

@@ -1,7 +1,7 @@
 // Spot-live control (compsim only): inject an on-chain swap of an agent's wallet, and load or read a competition's script of timed actions.
-import { competitionScript, loadScript } from '../../domain/competition-script.js';
+import { competitionScript, loadScript } from '../../domain/competitions/script.js';
 import type { ScriptedAction } from '../../domain/model.js';
-import { recordSwap } from '../../domain/spot-live.js';
+import { recordSwap } from '../../domain/trading/spot-live.js';
 import type { RouteDef } from '../route.js';
 import { uuidParams } from '../schemas/common.js';
 import { scriptBody, swapBody } from '../schemas/features.js';

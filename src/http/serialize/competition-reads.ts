@@ -1,12 +1,12 @@
 // Wire shapes of the public competition reads: vote fields, detail, participants, leaderboard, status, rules, timeline.
-import type { ParticipantRow } from '../../domain/competition-participants.js';
-import type { CompetitionRules } from '../../domain/competition-rules.js';
-import type { AgentTimeline } from '../../domain/competition-timeline.js';
-import type { CompetitionDetail, CompetitionStatusView, ListedCompetition } from '../../domain/competition-views.js';
-import type { LeaderboardView, RankedEntry } from '../../domain/leaderboard.js';
+import type { ParticipantRow } from '../../domain/competitions/participant-list.js';
+import type { CompetitionRules } from '../../domain/competitions/rules.js';
+import type { AgentTimeline } from '../../domain/competitions/timeline.js';
+import type { CompetitionDetail, CompetitionStatusView, ListedCompetition } from '../../domain/competitions/views.js';
+import type { LeaderboardView, RankedEntry } from '../../domain/rankings/leaderboard.js';
 import type { Agent } from '../../domain/model.js';
-import type { RiskMetrics } from '../../domain/risk-metrics.js';
-import type { UserVotingState } from '../../domain/votes.js';
+import type { RiskMetrics } from '../../domain/rankings/risk-metrics.js';
+import type { UserVotingState } from '../../domain/competitions/votes.js';
 import { apiCompetition } from './competitions.js';
 import { iso } from './time.js';
 

@@ -1,6 +1,6 @@
 // Wire shapes of perps positions and account summaries (upstream's field set; money fields of the account as decimal strings).
 import type { Agent } from '../../domain/model.js';
-import type { PerpsAccount, PositionView } from '../../domain/perps.js';
+import type { PerpsAccount, PositionView } from '../../domain/perps/engine.js';
 import { iso } from './time.js';
 
 /**

@@ -1,9 +1,9 @@
 // Wire shapes of the own profile, public agents and their competitions, the global leaderboard and reward claims.
-import type { AgentCompetitionRow } from '../../domain/agent-competitions.js';
-import type { GlobalLeaderboard } from '../../domain/global-leaderboard.js';
+import type { AgentCompetitionRow } from '../../domain/agents/competitions.js';
+import type { GlobalLeaderboard } from '../../domain/rankings/global.js';
 import type { Agent, User } from '../../domain/model.js';
-import type { PublicAgentDetail } from '../../domain/public-agents.js';
-import type { EarnedReward } from '../../domain/rewards.js';
+import type { PublicAgentDetail } from '../../domain/agents/public.js';
+import type { EarnedReward } from '../../domain/competitions/rewards.js';
 import { apiCompetition } from './competitions.js';
 import { iso } from './time.js';
 

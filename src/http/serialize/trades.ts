@@ -1,5 +1,5 @@
 // Wire shapes of trades and balances (upstream's row fields, in table order).
-import type { PricedBalance } from '../../domain/holdings.js';
+import type { PricedBalance } from '../../domain/trading/holdings.js';
 import { tradePrice, type Agent, type Trade } from '../../domain/model.js';
 import { iso } from './time.js';
 

@@ -1,7 +1,7 @@
 // POST /api/trade/execute and GET /api/trade/quote with team keys: the legacy record and quote, the team era's check order, legacy slippage.
 import { expect } from 'chai';
 import type { SlippageMode } from '../../../src/domain/deps.js';
-import { slippageForBias, EXPECTED_BIAS } from '../../../src/domain/slippage.js';
+import { slippageForBias, EXPECTED_BIAS } from '../../../src/domain/trading/slippage.js';
 import type { TestServer } from '../../helpers/server.js';
 import {
   ADMIN_KEY, ETH_USDC, expectError, registerTeam, SOL, startLegacyServer, startWithTeams, USDC, WETH, type Team,

@@ -1,5 +1,5 @@
 // Legacy /api/competition/* (singular) for teams, GET /api/price/token-info and the root GET /health.
-import { getPrice } from '../../../domain/prices.js';
+import { getPrice } from '../../../domain/trading/prices.js';
 import { legacyLeaderboard, legacyRules, legacyStatus, legacyUpcoming } from '../../../domain/legacy/views.js';
 import type { RouteDef } from '../../route.js';
 import { legacyCompetitionQuery, tokenInfoQuery } from '../../schemas/legacy.js';

@@ -1,9 +1,9 @@
 // Generation switch of the shared paths: a team key gets the legacy trade engine and shapes; legacy-style admin bodies get legacy competitions.
-import type { CompetitionInput } from '../../../domain/competitions.js';
+import type { CompetitionInput } from '../../../domain/competitions/create.js';
 import { createCompetitionWithModel, endCompetitionWithTeams, startAnyGeneration } from '../../../domain/legacy/admin-lifecycle.js';
 import { executeLegacyTrade, quoteLegacyTrade } from '../../../domain/legacy/trading.js';
 import type { CrossChainTradingType, Principal, SlippageModel } from '../../../domain/model.js';
-import { executeTrade, quoteTrade } from '../../../domain/trading.js';
+import { executeTrade, quoteTrade } from '../../../domain/trading/trade.js';
 import { HttpError } from '../../envelope.js';
 import type { HandlerRequest, HandlerResult, RouteDef } from '../../route.js';
 import { quoteQuery } from '../../schemas/trading.js';

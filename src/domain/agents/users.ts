@@ -1,0 +1,55 @@
+// User registration by an admin, optionally with the user's first agent.
+import type { Deps } from '../deps.js';
+import { DomainError } from '../errors.js';
+import { createAgentTx, type AgentInput } from './manage.js';
+import { autoJoinSandboxCompetitions } from '../competitions/join-leave.js';
+import type { Agent, User } from '../model.js';
+
+/** Body of `POST /api/admin/users`. */
+export interface RegisterUserInput {
+  walletAddress: string; name?: string; email?: string; userImageUrl?: string; userMetadata?: unknown;
+  privyId?: string; embeddedWalletAddress?: string;
+  agentName?: string; agentHandle?: string; agentDescription?: string; agentImageUrl?: string;
+  agentMetadata?: unknown; agentWalletAddress?: string; agentEmail?: string;
+}
+
+/** Result: the user, and either the agent with its key or the reason the agent was not created. */
+export interface RegisterUserResult { user: User; agent?: Agent; apiKey?: string; agentError?: string }
+
+/**
+ * Creates the user, then (in a second transaction) the first agent, which then auto-joins active
+ * sandbox competitions. A failing agent does not undo the user: upstream answers 201 with `agentError`.
+ */
+export async function registerUser(deps: Deps, input: RegisterUserInput): Promise<RegisterUserResult> {
+  const user = await deps.store.transact((tx) => {
+    const wallet = input.walletAddress.toLowerCase();
+    if ((tx.count('users', 'wallet', wallet)) > 0) throw new DomainError('USER_WALLET_EXISTS');
+    if (input.email !== undefined && (tx.count('users', 'email', input.email.toLowerCase())) > 0) {
+      throw new DomainError('USER_EMAIL_EXISTS');
+    }
+    const now = deps.clock.now();
+    const row: User = {
+      id: deps.ids.uuid(), walletAddress: wallet, embeddedWalletAddress: input.embeddedWalletAddress?.toLowerCase() ?? null,
+      privyId: input.privyId ?? null, name: input.name ?? null, email: input.email ?? null, isSubscribed: false,
+      imageUrl: input.userImageUrl ?? null, metadata: input.userMetadata ?? null, status: 'active',
+      createdAt: now, updatedAt: now, lastLoginAt: null,
+    };
+    return tx.insert('users', row);
+  });
+  if (input.agentName === undefined) return { user };
+  const agentInput: AgentInput = { name: input.agentName };
+  if (input.agentHandle !== undefined) agentInput.handle = input.agentHandle;
+  if (input.agentDescription !== undefined) agentInput.description = input.agentDescription;
+  if (input.agentImageUrl !== undefined) agentInput.imageUrl = input.agentImageUrl;
+  if (input.agentMetadata !== undefined) agentInput.metadata = input.agentMetadata;
+  if (input.agentWalletAddress !== undefined) agentInput.walletAddress = input.agentWalletAddress;
+  if (input.agentEmail !== undefined) agentInput.email = input.agentEmail;
+  try {
+    const { agent, apiKey } = await deps.store.transact((tx) => createAgentTx(deps, tx, user, agentInput));
+    await autoJoinSandboxCompetitions(deps, agent.id);
+    return { user, agent, apiKey };
+  } catch (err) {
+    if (err instanceof DomainError) return { user, agentError: err.message };
+    throw err;
+  }
+}

@@ -1,0 +1,138 @@
+// Competition creation and update: defaults, arena rules, trading constraints, rewards, initial balances.
+import type { ReadTx, WriteTx } from '../../ports/store.js';
+import { defaultArenaId, isCompatible, requireArena } from './arenas.js';
+import { resolveInitialBalances } from '../trading/balances.js';
+import type { Deps } from '../deps.js';
+import { DomainError } from '../errors.js';
+import type {
+  Competition, CompetitionType, Principal, CrossChainTradingType, InitialBalance, Reward, TradingConstraints,
+} from '../model.js';
+import type { Tables } from '../tables.js';
+import { pairKey } from '../data/keys.js';
+
+/** Competition fields as an admin gives them (dates already in epoch ms). */
+export interface CompetitionInput {
+  name?: string; description?: string; tradingType?: CrossChainTradingType; sandboxMode?: boolean;
+  externalUrl?: string; imageUrl?: string; type?: CompetitionType;
+  startDate?: number | null; endDate?: number | null; joinStartDate?: number | null; joinEndDate?: number | null;
+  boostStartDate?: number | null; boostEndDate?: number | null;
+  maxParticipants?: number | null; minimumStake?: number | null;
+  tradingConstraints?: Partial<TradingConstraints>; rewards?: Record<string, number>;
+  paperTradingConfig?: { maxTradePercentage?: number }; paperTradingInitialBalances?: InitialBalance[];
+  arenaId?: string; votingStartDate?: number | null; votingEndDate?: number | null; vips?: string[]; allowlist?: string[]; blocklist?: string[]; minRecallRank?: number; allowlistOnly?: boolean;
+  /** Perps: each account's starting equity (default 10000; domain/perps/engine.ts). */
+  perpsInitialEquityUsd?: number;
+}
+
+/** Upstream stores rewards as `[{rank, reward}]`, sorted by rank. */
+export function toRewards(r: Record<string, number>): Reward[] {
+  return Object.entries(r).map(([rank, reward]) => ({ rank: Number(rank), reward })).sort((a, b) => a.rank - b.rank);
+}
+
+function constraints(base: TradingConstraints, c?: Partial<TradingConstraints>): TradingConstraints {
+  if (!c) return base;
+  const defined = Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined));
+  return { ...base, ...defined };
+}
+
+function checkJoinDates(c: { joinStartDate: number | null; joinEndDate: number | null }): void {
+  if (c.joinStartDate !== null && c.joinEndDate !== null && c.joinStartDate > c.joinEndDate) throw new DomainError('JOIN_DATES_ORDER');
+}
+
+/** Creates a pending competition inside `tx`. */
+export function createCompetitionTx(deps: Deps, tx: WriteTx<Tables>, input: CompetitionInput): Competition {
+  if (input.name === undefined) throw new DomainError('NAME_REQUIRED');
+  const type = input.type ?? 'trading';
+  const arenaId = input.arenaId ?? defaultArenaId(type);
+  const arena = requireArena(tx, arenaId);
+  if (!isCompatible(arena.skill, type)) throw new DomainError('ARENA_TYPE_MISMATCH', { type, skill: arena.skill });
+  const now = deps.clock.now();
+  const comp: Competition = {
+    id: deps.ids.uuid(), name: input.name, description: input.description ?? null, type, status: 'pending',
+    crossChainTradingType: input.tradingType ?? 'disallowAll', sandboxMode: input.sandboxMode ?? false,
+    externalUrl: input.externalUrl ?? null, imageUrl: input.imageUrl ?? null,
+    startDate: input.startDate ?? null, endDate: input.endDate ?? null,
+    joinStartDate: input.joinStartDate ?? null, joinEndDate: input.joinEndDate ?? null,
+    boostStartDate: input.boostStartDate ?? null, boostEndDate: input.boostEndDate ?? null,
+    maxParticipants: input.maxParticipants ?? null, registeredParticipants: 0, minimumStake: input.minimumStake ?? null,
+    arenaId, tradingConstraints: constraints(deps.config.defaultTradingConstraints, input.tradingConstraints),
+    rewards: toRewards(input.rewards ?? {}),
+    paperTradingConfig: { maxTradePercentage: input.paperTradingConfig?.maxTradePercentage ?? deps.config.maxTradePercentage },
+    initialBalances: resolveInitialBalances(deps, input.paperTradingInitialBalances ?? deps.config.defaultInitialBalances).list,
+    vips: input.vips ?? null, allowlist: input.allowlist ?? null, blocklist: input.blocklist ?? null,
+    minRecallRank: input.minRecallRank ?? null, allowlistOnly: input.allowlistOnly ?? false,
+    votingStartDate: input.votingStartDate ?? null, votingEndDate: input.votingEndDate ?? null,
+    lastSnapshotAt: null, createdAt: now, updatedAt: now,
+    ...(input.perpsInitialEquityUsd !== undefined ? { perpsInitialEquityUsd: input.perpsInitialEquityUsd } : {}),
+  };
+  checkJoinDates(comp);
+  return tx.insert('competitions', comp);
+}
+
+/** `POST /api/admin/competition/create`. */
+export function createCompetition(deps: Deps, input: CompetitionInput): Promise<Competition> {
+  return deps.store.transact((tx) => createCompetitionTx(deps, tx, input));
+}
+
+/** Competitions with status `active`, in storage order. */
+export function activeCompetitions(tx: ReadTx<Tables>): Competition[] {
+  return tx.find('competitions', 'status', 'active');
+}
+
+/**
+ * The competition a request means when it names none (DESIGN.md §6 rule 2, the older eras'
+ * implicit competition): the one active competition the agent is registered in; for an admin, or
+ * an agent in none, the one active competition. None -> 403 `No active competition`; several ->
+ * 400 asking for `competitionId` (`usage` completes upstream's "Use ..." hint).
+ */
+export function implicitCompetitionId(tx: ReadTx<Tables>, principal: Principal, usage: string): string {
+  const active = activeCompetitions(tx);
+  let candidates = active;
+  if (principal.kind === 'agent') {
+    const mine = [];
+    for (const c of active) {
+      const reg = tx.get('competitionAgents', pairKey(c.id, principal.agentId));
+      if (reg?.status === 'active') mine.push(c);
+    }
+    if (mine.length > 0) candidates = mine;
+  }
+  if (candidates.length === 0) throw new DomainError('NO_ACTIVE_COMPETITION');
+  if (candidates.length > 1) throw new DomainError('COMPETITION_ID_REQUIRED', { usage });
+  return candidates[0]!.id;
+}
+
+/** A competition inside a transaction, or the 404. */
+export function requireCompetition(tx: ReadTx<Tables>, id: string): Competition {
+  const comp = tx.get('competitions', id);
+  if (!comp) throw new DomainError('COMPETITION_NOT_FOUND');
+  return comp;
+}
+
+const PLAIN_FIELDS = [
+  'name', 'description', 'sandboxMode', 'externalUrl', 'imageUrl', 'type', 'startDate', 'endDate', 'joinStartDate',
+  'joinEndDate', 'boostStartDate', 'boostEndDate', 'maxParticipants', 'minimumStake', 'arenaId', 'vips', 'allowlist',
+  'blocklist', 'minRecallRank', 'allowlistOnly', 'votingStartDate', 'votingEndDate', 'perpsInitialEquityUsd',
+] as const;
+
+/** `PUT /api/admin/competition/{id}`: empty update -> 400; missing competition -> 404. */
+export async function updateCompetition(deps: Deps, id: string, input: CompetitionInput): Promise<Competition> {
+  const given = Object.entries(input).filter(([, v]) => v !== undefined);
+  if (given.length === 0) throw new DomainError('NO_UPDATE_FIELDS');
+  return deps.store.transact((tx) => {
+    const comp = requireCompetition(tx, id);
+    const next: Competition = { ...comp, updatedAt: deps.clock.now() };
+    const writable = next as unknown as Record<string, unknown>;
+    for (const f of PLAIN_FIELDS) if (input[f] !== undefined) writable[f] = input[f];
+    if (input.tradingType !== undefined) next.crossChainTradingType = input.tradingType;
+    if (input.tradingConstraints) next.tradingConstraints = constraints(comp.tradingConstraints, input.tradingConstraints);
+    if (input.rewards) next.rewards = toRewards(input.rewards);
+    if (input.paperTradingConfig?.maxTradePercentage !== undefined) next.paperTradingConfig = { maxTradePercentage: input.paperTradingConfig.maxTradePercentage };
+    if (input.paperTradingInitialBalances) next.initialBalances = resolveInitialBalances(deps, input.paperTradingInitialBalances).list;
+    if (input.arenaId !== undefined || input.type !== undefined) {
+      const arena = requireArena(tx, next.arenaId);
+      if (!isCompatible(arena.skill, next.type)) throw new DomainError('ARENA_TYPE_MISMATCH', { type: next.type, skill: arena.skill });
+    }
+    checkJoinDates(next);
+    return tx.put('competitions', next);
+  });
+}
