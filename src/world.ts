@@ -9,6 +9,7 @@ import { Catalogue, readTokensFile } from './adapters/prices/catalogue.js';
 import { buildFeed } from './adapters/prices/feeds.js';
 import { FeedPriceSource } from './adapters/prices/price-source.js';
 import { resolveConfig, type WorldOptions } from './config.js';
+import { Caches } from './domain/data/caches.js';
 import { seedDefaultArenas } from './domain/competitions/arenas.js';
 import type { Deps, WorldConfig } from './domain/deps.js';
 import { TABLES, type Tables } from './domain/tables.js';
@@ -112,7 +113,7 @@ async function buildCore(options: WorldOptions, persistence?: WorldPersistence):
   store.attach('priceTapes', prices.tapes);
   store.attach('faults', faults);
   if (limiter) store.attach('rateLimits', limiter);
-  const deps: Deps = { store, clock, prices, ids, secrets: new NodeSecrets(options.rootKey ?? 'compsim-root-key'), config };
+  const deps: Deps = { store, clock, prices, ids, secrets: new NodeSecrets(options.rootKey ?? 'compsim-root-key'), config, caches: new Caches() };
 
   const createdAt = clock.now();
   await seedDefaultArenas(deps);

@@ -119,6 +119,18 @@ describe('architecture', () => {
     expect(violations, violations.join('\n')).to.deep.equal([]);
   });
 
+  it('keeps mutable state out of domain modules: caches belong to the world (deps.caches)', () => {
+    // Lazy handles of libraries that load asynchronously (openskill, ethers) are process-wide and give the same functions whenever they load.
+    const lazyLibraries = ['src/domain/rankings/rating.ts', 'src/domain/agents/wallet-verification.ts'];
+    const violations: string[] = [];
+    for (const f of ALL.filter((x) => x.path.startsWith('src/domain/') && !lazyLibraries.includes(x.path))) {
+      code(f.text).forEach((l, i) => {
+        if (/^let\s/.test(l) || /^(export\s+)?const\s.*\bnew\s+(Weak)?(Map|Set)(<.*>)?\(\s*\)/.test(l)) violations.push(`${f.path}:${i + 1}`);
+      });
+    }
+    expect(violations, violations.join('\n')).to.deep.equal([]);
+  });
+
   it('gives every source file a header comment line', () => {
     const missing = ALL.filter((f) => !/^(#!.*\n)?\/\/ \S/.test(f.text)).map((f) => f.path);
     expect(missing).to.deep.equal([]);

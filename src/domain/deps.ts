@@ -1,9 +1,10 @@
-// Deps: what every domain function receives (store, clock, prices, ids, secrets, config).
+// Deps: what every domain function receives (store, clock, prices, ids, secrets, config, the world's caches).
 import type { Clock } from '../ports/clock.js';
 import type { Secrets } from '../ports/crypto.js';
 import type { Ids } from '../ports/ids.js';
 import type { PriceSource, SpecificChain } from '../ports/prices.js';
 import type { Store } from '../ports/store.js';
+import type { Caches } from './data/caches.js';
 import type { InitialBalance, TradingConstraints } from './model.js';
 import type { Tables } from './tables.js';
 
@@ -48,4 +49,6 @@ export interface Deps {
   ids: Ids;
   secrets: Secrets;
   config: WorldConfig;
+  /** Derived values of this world's tables (memos, key principals, interned addresses): owned by the world, shared with no other. */
+  caches: Caches;
 }

@@ -26,22 +26,17 @@ export function findAgentByKey(deps: Deps, tx: ReadTx<Tables>, key: string): Age
 }
 
 /**
- * Principals of usable keys, per store and table (agents, admins), with the table's version they
- * were read at: every keyed request asks, and the answer depends on that table alone (versions are
- * never reused, so an equal version means the same rows, after a restore too). Only keys that
- * authenticate are kept. A lean form of TableMemo, whose general bookkeeping cost half of what
- * this saves.
+ * Principals of usable keys are kept per world and table (agents, admins) with the table's version
+ * they were read at: every keyed request asks, and the answer depends on that table alone (versions
+ * are never reused, so an equal version means the same rows, after a restore too). Only keys that
+ * authenticate are kept.
  */
-type PrincipalMemo = WeakMap<object, Map<string, { version: number; principal: Principal }>>;
-const memos: Record<'agents' | 'admins', PrincipalMemo> = { agents: new WeakMap(), admins: new WeakMap() };
 const KEYS_KEPT = 100_000;
 
 /** The principal of a usable key of `table` (an active agent or admin), if any; frozen, shared by the requests presenting the key. */
 function principalByKey(deps: Deps, tx: ReadTx<Tables>, table: 'agents' | 'admins', key: string): Principal | undefined {
   const version = tx.version(table);
-  const memo = memos[table];
-  let kept = memo.get(deps.store);
-  if (kept === undefined) memo.set(deps.store, (kept = new Map()));
+  const kept = deps.caches.principals[table];
   const hit = kept.get(key);
   if (hit !== undefined && hit.version === version) return hit.principal;
   let principal: Principal;

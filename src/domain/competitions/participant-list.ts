@@ -8,7 +8,7 @@ import { competitionRoster, leaderboardStandings, standingsKey, type Roster } fr
 import { agentRiskMetrics, type RiskMetrics } from '../rankings/risk-metrics.js';
 import type { Tables } from '../tables.js';
 import { pairKey } from '../data/keys.js';
-import { TableMemo } from '../data/table-memo.js';
+import { memoDef } from '../data/caches.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -112,7 +112,7 @@ interface ListBase {
 const VIEW_LIMIT = 16;
 
 /** Memoised while registrations, agents, snapshots, frozen leaderboards and votes are unchanged (a trade changes none). */
-const baseMemo = new TableMemo<ListBase>(['competitionAgents', 'agents', 'snapshots', 'leaderboards', 'votes']);
+const LIST_BASE = memoDef<ListBase>(['competitionAgents', 'agents', 'snapshots', 'leaderboards', 'votes']);
 
 function listBase(deps: Deps, tx: ReadTx<Tables>, comp: Competition): ListBase {
   const roster = competitionRoster(deps, tx, comp.id);
@@ -176,7 +176,7 @@ export async function competitionParticipants(deps: Deps, input: ParticipantsInp
   const { field, desc } = parseParticipantSort(input.sort);
   return deps.store.read((tx) => {
     const competition = requireCompetition(tx, input.competitionId);
-    const base = baseMemo.get(deps.store, tx, standingsKey(competition), () => listBase(deps, tx, competition), (b) => !b.live);
+    const base = deps.caches.memo(LIST_BASE).get(tx, standingsKey(competition), () => listBase(deps, tx, competition), (b) => !b.live);
     const bySeries = SERIES_FIELDS.includes(field);
     const shape = `${input.includeInactive ? 1 : 0}${bySeries ? '' : `${desc ? '-' : '+'}${field}`}\n${input.filter ?? ''}`;
     let view = base.views.get(shape);

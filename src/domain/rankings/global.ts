@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import type { Agent, AgentRating, CompetitionType } from '../model.js';
 import { boardKey, boardRatings } from './rating.js';
 import type { Tables } from '../tables.js';
-import { TableMemo } from '../data/table-memo.js';
+import { memoDef } from '../data/caches.js';
 
 /** Input of {@link globalLeaderboard} (schema defaults applied). */
 export interface GlobalLeaderboardInput { type: CompetitionType; arenaId?: string; limit: number; offset: number }
@@ -46,13 +46,13 @@ export function globalStats(tx: ReadTx<Tables>): GlobalStats {
 }
 
 /** The stats read every trade of the ended competitions: kept while those tables are unchanged. */
-const statsMemo = new TableMemo<GlobalStats>(['competitions', 'competitionAgents', 'trades', 'perpsPositions'], 1);
+const STATS = memoDef<GlobalStats>(['competitions', 'competitionAgents', 'trades', 'perpsPositions'], 1);
 
 /** Rated current-generation agents of one ranking, best first (frozen, shared). */
 type Ranked = readonly { agent: Agent; rating: AgentRating }[];
 
 /** One ranking per board key, kept while ratings and agents are unchanged. */
-const rankedMemo = new TableMemo<Ranked>(['ratings', 'agents']);
+const RANKED = memoDef<Ranked>(['ratings', 'agents']);
 
 function rankedAgents(tx: ReadTx<Tables>, key: string): Ranked {
   const ranked: { agent: Agent; rating: AgentRating }[] = [];
@@ -83,12 +83,12 @@ export async function globalLeaderboard(deps: Deps, input: GlobalLeaderboardInpu
   return deps.store.read((tx) => {
     const arenaId = input.arenaId ? (requireArena(tx, input.arenaId)).id : null;
     const key = arenaId !== null ? boardKey({ arenaId }) : boardKey({ type: input.type });
-    const ranked = rankedMemo.get(deps.store, tx, key, () => rankedAgents(tx, key));
+    const ranked = deps.caches.memo(RANKED).get(tx, key, () => rankedAgents(tx, key));
     const entries: GlobalLeaderboardEntry[] = [];
     for (const [i, r] of ranked.slice(input.offset, input.offset + input.limit).entries()) {
       entries.push({ ...r, rank: input.offset + i + 1, numCompetitions: competitionCount(tx, r.agent.id, arenaId) });
     }
-    const stats = statsMemo.get(deps.store, tx, 'stats', () => globalStats(tx));
+    const stats = deps.caches.memo(STATS).get(tx, 'stats', () => globalStats(tx));
     return { arenaId, entries, total: ranked.length, stats: { ...stats } };
   });
 }

@@ -8,7 +8,7 @@ import { activeAgentIds, latestSnapshot, latestSnapshots, portfolioValue } from 
 import { isMetricRanked, metricRanking, type RiskMetrics } from './risk-metrics.js';
 import type { Tables } from '../tables.js';
 import { pairKey } from '../data/keys.js';
-import { TableMemo } from '../data/table-memo.js';
+import { memoDef } from '../data/caches.js';
 
 /**
  * One leaderboard entry: an agent and its value (USD). Perps entries also carry the agent's risk
@@ -30,7 +30,7 @@ const byValueDesc = (rows: LeaderboardValue[]) => rows.sort((a, b) => b.value - 
 export interface Standings { values: readonly LeaderboardValue[]; live: boolean }
 
 /** Everything the values read besides live portfolio values (which are never cached). */
-const standingsMemo = new TableMemo<Standings>(['competitionAgents', 'snapshots', 'leaderboards']);
+const STANDINGS = memoDef<Standings>(['competitionAgents', 'snapshots', 'leaderboards']);
 
 /** Cache key of what a competition's standings depend on besides the tables. */
 export const standingsKey = (comp: Competition) => `${comp.id}\n${comp.status}\n${comp.type}`;
@@ -42,11 +42,11 @@ export interface RosterEntry { registration: CompetitionAgent; agent: Agent | un
 export interface Roster { entries: readonly RosterEntry[]; index: ReadonlyMap<string, number> }
 
 /** Registrations and agent rows change rarely: a snapshot round or a trade leaves the roster cached. */
-const rosterMemo = new TableMemo<Roster>(['competitionAgents', 'agents']);
+const ROSTER = memoDef<Roster>(['competitionAgents', 'agents']);
 
 /** The {@link Roster} of a competition, memoised per store while registrations and agents are unchanged. */
 export function competitionRoster(deps: Deps, tx: ReadTx<Tables>, competitionId: string): Roster {
-  return rosterMemo.get(deps.store, tx, competitionId, () => {
+  return deps.caches.memo(ROSTER).get(tx, competitionId, () => {
     const entries: RosterEntry[] = [];
     const index = new Map<string, number>();
     for (const registration of tx.find('competitionAgents', 'competition', competitionId)) {
@@ -70,7 +70,7 @@ function rosterAgent(tx: ReadTx<Tables>, roster: Roster, agentId: string): Agent
  * values are live; the array is frozen and shared.
  */
 export function leaderboardStandings(deps: Deps, tx: ReadTx<Tables>, comp: Competition): Standings {
-  return standingsMemo.get(deps.store, tx, standingsKey(comp), () => computeStandings(deps, tx, comp), (s) => !s.live);
+  return deps.caches.memo(STANDINGS).get(tx, standingsKey(comp), () => computeStandings(deps, tx, comp), (s) => !s.live);
 }
 
 /**
@@ -160,7 +160,7 @@ export interface LeaderboardView { competition: Competition; leaderboard: readon
 interface BoardLists { leaderboard: readonly RankedEntry[]; inactive: readonly UnrankedEntry[]; live: boolean }
 
 /** The view adds agent rows to the standings. */
-const boardMemo = new TableMemo<BoardLists>(['competitionAgents', 'snapshots', 'leaderboards', 'agents']);
+const BOARD = memoDef<BoardLists>(['competitionAgents', 'snapshots', 'leaderboards', 'agents']);
 
 function boardLists(deps: Deps, tx: ReadTx<Tables>, competition: Competition): BoardLists {
   const { values, live } = leaderboardStandings(deps, tx, competition);
@@ -206,7 +206,7 @@ export async function competitionLeaderboard(deps: Deps, input: { principal: Pri
       if (!(isActiveParticipant(tx, competition.id, principal.agentId))) throw new DomainError('LEADERBOARD_NOT_PARTICIPANT');
     }
     // Memoised while registrations, snapshots, frozen leaderboards and agents are unchanged (not for live values).
-    const lists = boardMemo.get(deps.store, tx, standingsKey(competition), () => boardLists(deps, tx, competition), (l) => !l.live);
+    const lists = deps.caches.memo(BOARD).get(tx, standingsKey(competition), () => boardLists(deps, tx, competition), (l) => !l.live);
     return { competition, leaderboard: lists.leaderboard, inactive: lists.inactive };
   });
 }

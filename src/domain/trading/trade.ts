@@ -10,21 +10,15 @@ import { detectChain, findPrice, type ResolvedPrice } from './prices.js';
 import { competitionSlippage } from './slippage.js';
 import type { Tables } from '../tables.js';
 import type { BlockchainType } from '../../ports/prices.js';
-import { internToken, pairKey } from '../data/keys.js';
+import { pairKey } from '../data/keys.js';
 
 /** Smallest tradable amount (exactly this much is allowed). */
 export const MIN_TRADE_AMOUNT = 0.000001;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The last competition id found well-formed: trades mostly name the same competition again. */
-let lastUuid = '';
-
 function isUuid(s: string): boolean {
-  if (s === lastUuid) return true;
-  if (!UUID_RE.test(s)) return false;
-  lastUuid = s;
-  return true;
+  return UUID_RE.test(s);
 }
 
 /** Body of `POST /api/trade/execute`, as sent (the checks below give upstream's messages). */
@@ -156,7 +150,7 @@ export function credit(deps: Deps, tx: WriteTx<Tables>, rows: readonly Balance[]
     return;
   }
   tx.insert('balances', {
-    id: tx.nextSeq('balances'), agentId, competitionId: comp.id, tokenAddress: internToken(token), amount,
+    id: tx.nextSeq('balances'), agentId, competitionId: comp.id, tokenAddress: deps.caches.internToken(token), amount,
     symbol: p.symbol, specificChain: p.specificChain, createdAt: now, updatedAt: now,
   });
 }
@@ -205,7 +199,7 @@ export async function executeTrade(deps: Deps, principal: Principal, input: Exec
     tx.put('balances', changedBalance(fromRow!, { amount: fromRow!.amount - amount, updatedAt: now }));
     if (toAmount > 0) credit(deps, tx, rows, agentId, comp, to, toAmount, toPrice, now);
     const trade: Trade = {
-      id: deps.ids.uuid(), agentId, competitionId: comp.id, fromToken: internToken(from), toToken: internToken(to), fromAmount: amount, toAmount,
+      id: deps.ids.uuid(), agentId, competitionId: comp.id, fromToken: deps.caches.internToken(from), toToken: deps.caches.internToken(to), fromAmount: amount, toAmount,
       tradeAmountUsd, toTokenSymbol: toPrice.symbol, fromTokenSymbol: fromPrice.symbol,
       reason, timestamp: now, fromChain: chains.fromChain, toChain: chains.toChain,
       fromSpecificChain: fromPrice.specificChain, toSpecificChain: toPrice.specificChain, slippage,
