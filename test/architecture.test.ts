@@ -55,6 +55,17 @@ const RULES: Record<string, (target: string) => boolean> = {
   scenario: (t) => t.startsWith('src/sim/scenario/'),
 };
 
+/** Packages each layer may import (layers not listed: any declared dependency). */
+const PACKAGES: Record<string, RegExp> = {
+  // Pure arithmetic only: rating updates and signature recovery.
+  domain: /^(openskill|ethers)$/,
+  ports: /^$/,
+  adapters: /^node:/,
+  http: /^(@koa\/router|ajv|ajv-formats|ajv\/dist\/2020\.js|msw)$/,
+  scheduler: /^$/,
+  scenario: /^(ajv|node:.+)$/,
+};
+
 const BANNED: [RegExp, string][] = [
   [/Date\.now\(/, 'Date.now('],
   [/new Date\(\s*\)/, 'argument-less new Date()'],
@@ -80,6 +91,32 @@ describe('architecture', () => {
         if (!spec.startsWith('.')) continue;
         const target = resolve(f.path, spec);
         if (!rule(target)) violations.push(`${f.path}:${line} imports ${target}`);
+      }
+    }
+    expect(violations, violations.join('\n')).to.deep.equal([]);
+  });
+
+  it('imports packages only as each layer may, and only packages the published package declares', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; peerDependencies?: Record<string, string> };
+    const declared = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies ?? {})]);
+    const violations: string[] = [];
+    for (const f of ALL) {
+      const allowed = PACKAGES[layer(f.path)];
+      for (const { spec, line } of imports(f.text)) {
+        if (spec.startsWith('.')) continue;
+        const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+        if (!spec.startsWith('node:') && !declared.has(name)) violations.push(`${f.path}:${line} imports ${spec}, not a dependency`);
+        if (allowed && !allowed.test(spec)) violations.push(`${f.path}:${line} imports ${spec}`);
+      }
+    }
+    expect(violations, violations.join('\n')).to.deep.equal([]);
+  });
+
+  it('keeps the top-level files out of the CLI (only the library entry re-exports from it)', () => {
+    const violations: string[] = [];
+    for (const f of ALL.filter((x) => /^src\/[^/]+\.ts$/.test(x.path) && x.path !== 'src/index.ts')) {
+      for (const { spec, line } of imports(f.text)) {
+        if (spec.startsWith('.') && resolve(f.path, spec).startsWith('src/cli/')) violations.push(`${f.path}:${line} imports ${spec}`);
       }
     }
     expect(violations, violations.join('\n')).to.deep.equal([]);
