@@ -1,6 +1,7 @@
 // createServer(world): a Koa app (the request log, CORS, the web pages, the route table on @koa/router, unknown routes); never listens by itself.
 import cors from '@koa/cors';
-import { STATUS_CODES, type Server } from 'node:http';
+import { IncomingMessage, ServerResponse, STATUS_CODES, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
@@ -53,6 +54,11 @@ function bodyError(err: unknown, load: boolean): unknown {
   return err;
 }
 
+/** The request's path; the raw target when it has none (`CONNECT host:443`, `OPTIONS *`), which Koa reads as a null path. */
+function pathOf(ctx: Koa.Context): string {
+  return ctx.path ?? ctx.url;
+}
+
 /** What the request log and the test-mode check read of an API answer. */
 interface AnswerState { principal?: Principal; routeId?: string | null }
 
@@ -83,11 +89,11 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
   /** Answers an API request through the shared request path (`match`: the route @koa/router matched, null for none). */
   const answer = async (ctx: Koa.Context, match: RouteMatch | null): Promise<void> => {
     const res = await serveRequest(world, match, {
-      method: ctx.method, path: ctx.path, headers: ctx.headers, query: ctx.query, ip: ctx.ip, readBody: () => readBody(ctx),
+      method: ctx.method, path: pathOf(ctx), headers: ctx.headers, query: ctx.query, ip: ctx.ip, readBody: () => readBody(ctx),
     }, onBug);
     Object.assign(ctx.state as AnswerState, { principal: res.principal, routeId: res.routeId });
     // Latency faults wait here, in the Koa layer only: domain and http code never touch timers.
-    const latency = world.sim?.latencyMs(ctx.path) ?? 0;
+    const latency = world.sim?.latencyMs(pathOf(ctx)) ?? 0;
     if (latency > 0) await delay(latency);
     ctx.status = res.status;
     ctx.set(res.headers);
@@ -102,12 +108,12 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
     const state = ctx.state as AnswerState;
     const routeId = state.routeId ?? null;
     if (checker && (routeId || ctx.status >= 400)) {
-      const v = checker.check({ routeId, method: ctx.method, path: ctx.path, status: ctx.status, body: ctx.body });
+      const v = checker.check({ routeId, method: ctx.method, path: pathOf(ctx), status: ctx.status, body: ctx.body });
       if (v) onViolation!(v);
     }
     if (log?.isLevelEnabled('info')) {
-      log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - t0) * 10) / 10, principal: principalLabel(state.principal ?? ANONYMOUS) },
-        `${ctx.method} ${ctx.path} ${ctx.status}`);
+      log.info({ method: ctx.method, path: pathOf(ctx), status: ctx.status, ms: Math.round((performance.now() - t0) * 10) / 10, principal: principalLabel(state.principal ?? ANONYMOUS) },
+        `${ctx.method} ${pathOf(ctx)} ${ctx.status}`);
     }
   });
   app.use(cors());
@@ -118,10 +124,12 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
 }
 
 /**
- * Answers what Node's HTTP parser refuses before any middleware runs (headers or URL over 16 KB:
- * 431; a malformed request: 400) with the JSON error envelope instead of an empty body.
+ * Answers what never reaches Koa with the JSON error envelope: what Node's HTTP parser refuses
+ * before any middleware runs (headers or URL over 16 KB: 431; a malformed request: 400), and
+ * `CONNECT` requests, which Node hands to a `connect` listener instead of the request listener:
+ * they go through the request listener like any other method (so an unknown route's 404).
  */
-export function answerClientErrors(server: Server): void {
+export function answerOutsideKoa(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
@@ -130,5 +138,15 @@ export function answerClientErrors(server: Server): void {
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const body = JSON.stringify({ success: false, error: status === 431 ? 'Request header fields too large' : status === 408 ? 'Request timeout' : 'Bad request' });
     socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket as Socket);
+    res.on('finish', () => {
+      res.detachSocket(socket as Socket);
+      socket.end();
+    });
+    server.emit('request', req, res);
   });
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '../logging.js';
-import { answerClientErrors, createServer } from '../server.js';
+import { answerOutsideKoa, createServer } from '../server.js';
 import { createWorld, type World } from '../world.js';
 import type { WorldFixture } from '../fixture.js';
 import { UsageError, type ServeArgs } from './args.js';
@@ -56,7 +56,7 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
     res.end(JSON.stringify({ success: false, error: 'compsim is starting; try again in a moment' }));
   };
   server.on('request', starting);
-  answerClientErrors(server);
+  answerOutsideKoa(server);
   server.listen(args.port, args.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

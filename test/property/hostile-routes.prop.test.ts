@@ -1,5 +1,6 @@
 // Hostile input over every route of the registry (in-process and over HTTP): never a 5xx, always the error envelope, and a rejected request changes nothing.
 import { expect } from 'chai';
+import { connect } from 'node:net';
 import fc from 'fast-check';
 import { ROUTES } from '../../src/http/routes/index.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
@@ -192,6 +193,26 @@ describe('regressions found by the hostile-input fuzzers', () => {
       const res = await fetch(`${server.url}/api/agents?filter=${'a'.repeat(20_000)}`);
       expect(res.status).to.equal(431);
       expect(await res.json()).to.deep.equal({ success: false, error: 'Request header fields too large' });
+      expect((await fetch(`${server.url}/api/health`)).status).to.equal(200);
+    } finally {
+      await server.stop();
+    }
+  });
+  it('compsim serve answers CONNECT like any unknown route: JSON 404 (was no answer at all)', async () => {
+    const { serve } = await import('../../src/cli/main.js');
+    const { parseServeArgs } = await import('../../src/cli/args.js');
+    const server = await serve(parseServeArgs(['--port', '0', '--host', '127.0.0.1', '--log-level', 'silent']), { write: () => true } as unknown as NodeJS.WritableStream);
+    try {
+      const { port } = new URL(server.url);
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'));
+        let text = '';
+        socket.on('data', (d: Buffer) => (text += d.toString()));
+        socket.on('close', () => resolve(text));
+        socket.on('error', reject);
+      });
+      expect(answer.split('\r\n')[0]).to.equal('HTTP/1.1 404 Not Found');
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).to.deep.equal({ success: false, error: 'Cannot CONNECT example.com:443' });
       expect((await fetch(`${server.url}/api/health`)).status).to.equal(200);
     } finally {
       await server.stop();
