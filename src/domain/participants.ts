@@ -4,6 +4,7 @@ import { resetBalancesTx } from './balances.js';
 import { requireCompetition } from './competitions.js';
 import type { Deps } from './deps.js';
 import { DomainError } from './errors.js';
+import { capList } from './limits.js';
 import type { Agent, Competition, CompetitionAgent, PortfolioSnapshot } from './model.js';
 import { takeSnapshotsTx } from './portfolio.js';
 import type { Tables } from './tables.js';
@@ -101,7 +102,10 @@ export async function reactivateAgentInCompetition(deps: Deps, competitionId: st
   });
 }
 
-/** `GET /api/admin/competition/{cid}/snapshots[?agentId=]`: newest first per agent. */
+/**
+ * `GET /api/admin/competition/{cid}/snapshots[?agentId=]`: newest first per agent, agents in
+ * registration order; more than LIST_LIMIT (limits.ts) rows -> 400 LIST_TOO_LARGE.
+ */
 export async function competitionSnapshots(deps: Deps, competitionId: string, agentId?: string): Promise<PortfolioSnapshot[]> {
   return deps.store.read((tx) => {
     requireCompetition(tx, competitionId);
@@ -112,8 +116,12 @@ export async function competitionSnapshots(deps: Deps, competitionId: string, ag
       if (!ids.includes(agentId)) throw new DomainError('NOT_PARTICIPATING');
       ids = [agentId];
     }
+    const keys = ids.map((id) => `${id}:${competitionId}`);
+    capList(keys.reduce((n, key) => n + tx.count('snapshots', 'agentCompetition', key), 0), 'snapshots', agentId === undefined
+      ? "Ask for one agent's with ?agentId=, or for a thinned series with GET /api/competitions/{competitionId}/timeline?bucket="
+      : 'Ask for a thinned series with GET /api/competitions/{competitionId}/timeline?bucket=');
     const out: PortfolioSnapshot[] = [];
-    for (const id of ids) out.push(...(tx.find('snapshots', 'agentCompetition', `${id}:${competitionId}`)).reverse());
+    for (const key of keys) out.push(...tx.find('snapshots', 'agentCompetition', key).reverse());
     return out;
   });
 }
