@@ -67,11 +67,15 @@ async function loadLeaderboard(c) {
   if (r.agents.length === 0) $('#leaderboard tbody').replaceChildren(Object.assign(document.createElement('tr'), { innerHTML: '<td colspan="5">No participants.</td>' }));
 }
 
-/** Bucket width (minutes) that keeps the chart at a few hundred points however long the competition has run. */
+/**
+ * Bucket width (minutes) that keeps the chart at a few hundred points per agent however long the
+ * competition has run, and the whole answer under the server's 20,000-point timeline cap.
+ */
 function bucketFor(c, nowIso) {
   const start = Date.parse(c.startDate ?? c.createdAt);
   const minutes = Math.max(1, (Date.parse(nowIso) - start) / 60_000);
-  return Math.min(1440, Math.max(1, Math.ceil(minutes / 300)));
+  const perAgent = Math.max(1, Math.min(300, Math.floor(18_000 / Math.max(1, c.registeredParticipants)) - 2));
+  return Math.min(1440, Math.max(1, Math.ceil(minutes / perAgent)));
 }
 
 async function loadChart(c, nowIso) {

@@ -140,3 +140,32 @@ describe('GET / (dashboard in chromium): first-hour rough edges', function () {
     await screenshot(page, 'dashboard-no-sim-api');
   });
 });
+
+describe('GET / (dashboard in chromium): a large competition', function () {
+  this.timeout(120_000);
+  let s: TestServer;
+  let b: BrowserSession;
+  before(async () => {
+    // 100 agents over a day of 5-minute snapshots: 28,900 snapshots, more than one timeline answer may hold.
+    s = await startTestServer({ admin: { apiKey: ADMIN_KEY } });
+    const ids: string[] = [];
+    for (let i = 0; i < 100; i++) ids.push((await createAgent(s, ADMIN_KEY, `Agent ${i}`)).agentId);
+    const start = await s.call('POST', '/api/admin/competition/start', { key: ADMIN_KEY, body: { name: 'Big Cup', agentIds: ids } });
+    expect(start.status, JSON.stringify(start.body)).to.equal(200);
+    await s.world.advance(24 * 3_600_000);
+    b = await launchBrowser();
+  });
+  after(async () => {
+    await b?.close();
+    await s?.close();
+  });
+
+  it('asks for a bucket whose timeline fits under the server cap, and draws every agent', async () => {
+    const { page } = b;
+    await page.goto(`${s.url}/`);
+    await page.locator('#chart .uplot canvas').waitFor();
+    expect(await page.locator('#chart').getAttribute('aria-label')).to.match(/^Portfolio value of 100 agents/);
+    expect(Number(await page.locator('#chart').getAttribute('data-points'))).to.be.within(10_000, 20_000);
+    expect(await page.locator('#status-msg').innerText()).to.equal('');
+  });
+});
