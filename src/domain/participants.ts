@@ -4,7 +4,7 @@ import { resetBalancesTx } from './balances.js';
 import { requireCompetition } from './competitions.js';
 import type { Deps } from './deps.js';
 import { DomainError } from './errors.js';
-import { capList } from './limits.js';
+import { capList, SNAPSHOT_LIST_LIMIT } from './limits.js';
 import type { Agent, Competition, CompetitionAgent, PortfolioSnapshot } from './model.js';
 import { takeSnapshotsTx } from './portfolio.js';
 import type { Tables } from './tables.js';
@@ -104,7 +104,7 @@ export async function reactivateAgentInCompetition(deps: Deps, competitionId: st
 
 /**
  * `GET /api/admin/competition/{cid}/snapshots[?agentId=]`: newest first per agent, agents in
- * registration order; more than LIST_LIMIT (limits.ts) rows -> 400 LIST_TOO_LARGE.
+ * registration order; more than SNAPSHOT_LIST_LIMIT rows -> 400 LIST_TOO_LARGE.
  */
 export async function competitionSnapshots(deps: Deps, competitionId: string, agentId?: string): Promise<PortfolioSnapshot[]> {
   return deps.store.read((tx) => {
@@ -117,7 +117,7 @@ export async function competitionSnapshots(deps: Deps, competitionId: string, ag
       ids = [agentId];
     }
     const keys = ids.map((id) => `${id}:${competitionId}`);
-    capList(keys.reduce((n, key) => n + tx.count('snapshots', 'agentCompetition', key), 0), 'snapshots', agentId === undefined
+    capList(keys.reduce((n, key) => n + tx.count('snapshots', 'agentCompetition', key), 0), SNAPSHOT_LIST_LIMIT, 'snapshots', agentId === undefined
       ? "Ask for one agent's with ?agentId=, or for a thinned series with GET /api/competitions/{competitionId}/timeline?bucket="
       : 'Ask for a thinned series with GET /api/competitions/{competitionId}/timeline?bucket=');
     const out: PortfolioSnapshot[] = [];

@@ -52,14 +52,20 @@ describe('List caps: timeline and snapshots', () => {
     expect(res.body.timeline[0].timeline).to.have.length(500);
   });
 
-  it('refuses more than 10,000 snapshots in one list, and lists one agent\'s newest first (400, 200)', async () => {
-    expectError(await snapshots(), 400,
-      "Too many snapshots for one answer: 21000 (limit 10000). Ask for one agent's with ?agentId=, or for a thinned series with GET /api/competitions/{competitionId}/timeline?bucket=");
+  it('lists one agent\'s snapshots newest first, and refuses more than 250,000 snapshots in one list (200, 400)', async () => {
     const one = await snapshots({ agentId: first });
     expect(one.status).to.equal(200);
     expect(one.body.snapshots).to.have.length(1000);
     const times = one.body.snapshots.map((x: { timestamp: string }) => x.timestamp);
     expect(times).to.deep.equal([...times].sort().reverse());
+    expect((await snapshots()).body.snapshots).to.have.length(21_000);
+    // The rows, not how they came, count: 229,001 more of the first agent make 250,001 in all.
+    const at = s.world.deps.clock.now();
+    await s.world.deps.store.transact((tx) => {
+      for (let i = 0; i < 229_001; i++) tx.insert('snapshots', { id: tx.nextSeq('snapshots'), competitionId: cid, agentId: first, timestamp: at, totalValue: 1 });
+    });
+    expectError(await snapshots(), 400,
+      "Too many snapshots for one answer: 250001 (limit 250000). Ask for one agent's with ?agentId=, or for a thinned series with GET /api/competitions/{competitionId}/timeline?bucket=");
   });
 
   it('refuses a timeline of more than 1,000 points for one agent (400)', async () => {

@@ -2,7 +2,7 @@
 import type { BlockchainType, SpecificChain } from '../../ports/prices.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
-import { capList } from '../limits.js';
+import { capList, TRADE_LIST_LIMIT } from '../limits.js';
 import { newestFirst } from '../holdings.js';
 import { newestSnapshot } from '../leaderboard.js';
 import type { Admin, Balance, Principal, Trade } from '../model.js';
@@ -106,13 +106,13 @@ export async function accountPortfolio(deps: Deps, principal: Principal): Promis
   });
 }
 
-/** `GET /api/account/trades`: all of the team's trades across competitions, newest first, unpaged (at most LIST_LIMIT, limits.ts). */
+/** `GET /api/account/trades`: all of the team's trades across competitions, newest first, unpaged (at most TRADE_LIST_LIMIT). */
 export async function accountTrades(deps: Deps, principal: Principal): Promise<{ teamId: string; trades: Trade[] }> {
   const account = await getAccount(deps, principal);
   if (account.kind === 'admin') return { teamId: account.admin.id, trades: [] };
   const id = account.team.agent.id;
   const trades = await deps.store.read((tx) => {
-    capList(tx.count('trades', 'agent', id), 'trades', 'The legacy API has no paged trade list.');
+    capList(tx.count('trades', 'agent', id), TRADE_LIST_LIMIT, 'trades', 'The legacy API has no paged trade list.');
     return tx.find('trades', 'agent', id);
   });
   return { teamId: id, trades: newestFirst(trades) };
