@@ -82,6 +82,27 @@ describe('compsim serve (child process)', function () {
     expect(await on.exited).to.equal(0);
   });
 
+  it('without --admin-key prints how to get an admin key, and the printed setup call gives a working one', async () => {
+    const p = run(['serve', '--port', '0', '--sim-api', '--log-level', 'silent']);
+    try {
+      const [, url] = await waitFor(p.child, p.output, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      await waitFor(p.child, p.output, /try:/);
+      expect(p.output()).to.include('admin key: none yet. Get one (answered as admin.apiKey) with\n');
+      expect(p.output()).to.include('  or restart with --admin-key <16 hex>_<16 hex>\n');
+      const [, body, setupUrl] = p.output().match(/curl -X POST -H "Content-Type: application\/json" -d '(.+)' (\S+)\n/)!;
+      expect(setupUrl).to.equal(`${url}/api/admin/setup`);
+      const setup = await fetch(setupUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(setup.status).to.equal(201);
+      const { admin } = await setup.json() as { admin: { apiKey: string } };
+      const clock = await fetch(`${url}/api/sim/clock`, { headers: { authorization: `Bearer ${admin.apiKey}` } });
+      expect(clock.status).to.equal(200);
+      p.child.kill('SIGINT');
+      expect(await p.exited).to.equal(0);
+    } finally {
+      p.child.kill();
+    }
+  });
+
   it('exits 2 with a clear message on a bad option', async () => {
     const p = run(['serve', '--clock', 'sundial']);
     expect(await p.exited).to.equal(2);

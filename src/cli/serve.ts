@@ -31,12 +31,18 @@ function readFixture(path: string): WorldFixture {
   }
 }
 
-function banner(world: World, url: string, args: ServeArgs): string {
+function banner(world: World, url: string, args: ServeArgs, admins: number): string {
   const lines = [`compsim ${world.deps.config.version} listening on ${url}  (clock: ${args.clock}, seed: ${String(world.deps.config.seed)})`];
   if (args.simApi) lines.push(`simulation control API: ${url}/api/sim/* (admin key)`);
   if (args.rateLimits === 'upstream') lines.push('rate limits: upstream (per agent, on virtual time)');
   if (args.state) lines.push(`state directory: ${args.state} (kept across restarts)`);
   if (world.adminKey) lines.push(`admin key: ${world.adminKey}`);
+  else if (admins === 0) {
+    // Admin routes (and /api/sim/*) need a key; without one a new user is stuck, so say how to get it.
+    lines.push('admin key: none yet. Get one (answered as admin.apiKey) with',
+      `  curl -X POST -H "Content-Type: application/json" -d '{"username":"admin","password":"change-me-now","email":"admin@example.com"}' ${url}/api/admin/setup`,
+      '  or restart with --admin-key <16 hex>_<16 hex>');
+  }
   for (const a of world.fixture.agents) lines.push(`agent ${a.name} (@${a.handle}): ${a.apiKey}`);
   for (const c of world.fixture.competitions) lines.push(`competition ${c.name} [${c.status}]: ${c.id}`);
   const key = world.fixture.agents[0]?.apiKey ?? world.adminKey ?? 'YOUR_API_KEY';
@@ -86,7 +92,7 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
   const logger = createLogger({ level: args.logLevel });
   server.off('request', starting);
   server.on('request', createServer(world, { logger, simApi: args.simApi ?? false }).callback());
-  out.write(`${banner(world, url, args)}\n`);
+  out.write(`${banner(world, url, args, await world.deps.store.read((tx) => tx.count('admins')))}\n`);
   // With the system clock, wall time drives the scheduler from here (never from domain or http code).
   const timer = args.clock === 'system'
     ? setInterval(() => void world.advance(0).catch((err: unknown) => logger.error({ err }, 'scheduler tick failed')), TICK_MS)

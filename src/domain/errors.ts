@@ -89,6 +89,9 @@ export const ERRORS = {
   PARTICIPANTS_BAD_SORT: [400, (p: P) => `Invalid request format: sort (cannot sort by field: '${p.field}')`],
   // lists
   BAD_SORT: [400, (p: P) => `cannot sort by field: '${p.field}'`],
+  // answer-size caps (domain/limits.ts; compsim only: upstream answers these lists whole)
+  LIST_TOO_LARGE: [400, (p: P) => `Too many ${p.what} for one answer: ${p.count} (limit ${p.limit}). ${p.hint}`],
+  TIMELINE_TOO_LARGE: [400, (p: P) => `Timeline too large: ${p.points} points ${p.scope} with bucket=${p.bucket} (limit ${p.limit}). Ask for fewer points with a larger bucket (minutes, up to 1440), e.g. bucket=${p.suggest}`],
   // prices
   TOKEN_REQUIRED: [400, () => 'Token address is required'],
   // trading (check order of upstream's execute; see domain/trading/trade.ts)

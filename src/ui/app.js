@@ -67,11 +67,15 @@ async function loadLeaderboard(c) {
   if (r.agents.length === 0) $('#leaderboard tbody').replaceChildren(Object.assign(document.createElement('tr'), { innerHTML: '<td colspan="5">No participants.</td>' }));
 }
 
-/** Bucket width (minutes) that keeps the chart at a few hundred points however long the competition has run. */
+/**
+ * Bucket width (minutes) that keeps the chart at a few hundred points per agent however long the
+ * competition has run, and the whole answer under the server's 20,000-point timeline cap.
+ */
 function bucketFor(c, nowIso) {
   const start = Date.parse(c.startDate ?? c.createdAt);
   const minutes = Math.max(1, (Date.parse(nowIso) - start) / 60_000);
-  return Math.min(1440, Math.max(1, Math.ceil(minutes / 300)));
+  const perAgent = Math.max(1, Math.min(300, Math.floor(18_000 / Math.max(1, c.registeredParticipants)) - 2));
+  return Math.min(1440, Math.max(1, Math.ceil(minutes / perAgent)));
 }
 
 async function loadChart(c, nowIso) {
@@ -115,8 +119,14 @@ async function loadClock() {
   const t = $('#clock-time');
   t.textContent = fmtTime(now);
   t.dateTime = now;
-  const canAdvance = Boolean(adminKey()) && state.simApi !== false;
-  for (const b of document.querySelectorAll('.advance, #run')) b.disabled = !canAdvance;
+  // Say why the clock buttons are greyed out, next to them and on each button.
+  const why = !adminKey() ? 'The clock buttons need an admin key: paste one above.'
+    : state.simApi === false ? 'The clock buttons need the simulation API: start compsim serve with --sim-api.' : '';
+  for (const b of document.querySelectorAll('.advance, #run')) {
+    b.disabled = why !== '';
+    b.title = why || (b.id === 'run' ? 'Advance 5 minutes every second' : `Advance the virtual clock ${b.textContent}`);
+  }
+  Object.assign($('#clock-note'), { textContent: why, hidden: why === '' });
   return now;
 }
 
@@ -167,14 +177,34 @@ function toggleRun() {
   button.textContent = state.running ? 'Stop' : 'Run';
 }
 
-$('#key-form').addEventListener('submit', (e) => {
-  e.preventDefault();
-  const key = $('#admin-key').value.trim();
-  setAdminKey(key);
+const KEY_FORMAT = /^[0-9a-f]{16}_[0-9a-f]{16}$/;
+
+/** Keeps a pasted key only when it has an admin key's format and this server accepts it as one. */
+async function useKey(key) {
+  if (key === '') {
+    setAdminKey('');
+    say('Admin key cleared.');
+  } else if (!KEY_FORMAT.test(key)) {
+    say('Not an admin key: expected 16 lower-case hex digits, "_", 16 more (as compsim serve prints it). Key not set.');
+    return;
+  } else {
+    const res = await fetch('/api/admin/agents?limit=1', { headers: { authorization: `Bearer ${key}` } });
+    if (res.status !== 200) {
+      const body = await res.json().catch(() => null);
+      say(`Admin key refused by the server: ${body?.error ?? `HTTP ${res.status}`}. Key not set.`);
+      return;
+    }
+    setAdminKey(key);
+    say('Admin key set for this tab.');
+  }
   $('#admin-key').value = '';
   state.simApi = null;
-  say(key ? 'Admin key set for this tab.' : 'Admin key cleared.');
   void refresh();
+}
+
+$('#key-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  void useKey($('#admin-key').value.trim());
 });
 $('#forget-key').addEventListener('click', () => {
   setAdminKey('');

@@ -16,6 +16,16 @@ export function toColumns(series) {
   return [xs, ...columns];
 }
 
+/** Shortest x window (seconds): a lone snapshot sits in the middle of an hour, not of uPlot's default years. */
+const MIN_WINDOW_S = 3600;
+
+/** The x range shown for `min` to `max` (seconds), widened to at least an hour around them. */
+export function xRange(min, max) {
+  if (min == null || max == null) return [min, max];
+  const pad = Math.max(0, MIN_WINDOW_S - (max - min)) / 2;
+  return [min - pad, max + pad];
+}
+
 /** A chart bound to a container element; `update(series)` redraws it, keeping its size in step with the container. */
 export class PortfolioChart {
   constructor(container, empty) {
@@ -53,8 +63,11 @@ export class PortfolioChart {
         ...withData.map((s, i) => ({ label: s.agentName, stroke: COLORS[i % COLORS.length], width: 2, spanGaps: true, value: (_u, v) => (v == null ? '' : usd.format(v)) })),
       ],
       axes: [{}, { values: (_u, vals) => vals.map((v) => usd.format(v)), size: 80 }],
-      scales: { x: { time: true } },
+      // A lone time point: uPlot has already widened min/max to 1000 days, so centre an hour on the point itself.
+      scales: { x: { time: true, range: (u, min, max) => (u.data[0].length === 1 ? xRange(u.data[0][0], u.data[0][0]) : xRange(min, max)) } },
       legend: { live: true },
+      // The drawn window, for tests and curious readers (the canvas itself has no text to query).
+      hooks: { setScale: [(u, key) => { if (key === 'x') Object.assign(this.container.dataset, { xMin: String(u.scales.x.min), xMax: String(u.scales.x.max) }); }] },
     };
     this.plot = new uPlot(opts, data, this.container);
   }

@@ -112,6 +112,16 @@ describe('POST /api/trade/execute', () => {
       await rejects(a, { fromToken: 5, toToken: TOK.SOL, amount: '1' }, 400, 'Invalid request: fromToken (must be string)');
     });
 
+    it('1. keeps upstream\'s message for a misspelt field, and names the field and the typo in details (400)', async () => {
+      const res = await rejects(a, { formToken: TOK.SVM_USDC, toToken: TOK.SOL, amount: '10', reason: 'r', note: 'x' }, 400,
+        'Missing required parameters: fromToken, toToken, amount');
+      expect(res.body.details).to.deep.equal({ rule: 'required', missing: ['fromToken'], unknown: ['formToken', 'note'], didYouMean: { formToken: 'fromToken' } });
+      const two = await rejects(a, { fromtoken: TOK.SVM_USDC, toToken: TOK.SOL, amout: '10' }, 400, 'Missing required parameters: fromToken, toToken, amount');
+      expect(two.body.details).to.deep.equal({
+        rule: 'required', missing: ['fromToken', 'amount'], unknown: ['fromtoken', 'amout'], didYouMean: { fromtoken: 'fromToken', amout: 'amount' },
+      });
+    });
+
     it('2. rejects a competitionId that is not a non-empty string (400)', async () => {
       const msg = 'Missing required parameter: competitionId. Use POST /api/trade/execute with competitionId in body';
       await rejects(a, { ...ok, competitionId: 42 }, 400, msg);

@@ -7,6 +7,7 @@ import { DomainError } from '../errors.js';
 import type { Agent, Competition, CompetitionAgent, PortfolioSnapshot } from '../model.js';
 import { takeSnapshotsTx } from '../trading/portfolio.js';
 import type { Tables } from '../tables.js';
+import { capList, SNAPSHOT_LIST_LIMIT } from '../data/limits.js';
 
 const regId = (competitionId: string, agentId: string) => `${competitionId}:${agentId}`;
 
@@ -101,7 +102,10 @@ export async function reactivateAgentInCompetition(deps: Deps, competitionId: st
   });
 }
 
-/** `GET /api/admin/competition/{cid}/snapshots[?agentId=]`: newest first per agent. */
+/**
+ * `GET /api/admin/competition/{cid}/snapshots[?agentId=]`: newest first per agent, agents in
+ * registration order; more than SNAPSHOT_LIST_LIMIT rows -> 400 LIST_TOO_LARGE.
+ */
 export async function competitionSnapshots(deps: Deps, competitionId: string, agentId?: string): Promise<PortfolioSnapshot[]> {
   return deps.store.read((tx) => {
     requireCompetition(tx, competitionId);
@@ -112,8 +116,12 @@ export async function competitionSnapshots(deps: Deps, competitionId: string, ag
       if (!ids.includes(agentId)) throw new DomainError('NOT_PARTICIPATING');
       ids = [agentId];
     }
+    const keys = ids.map((id) => `${id}:${competitionId}`);
+    capList(keys.reduce((n, key) => n + tx.count('snapshots', 'agentCompetition', key), 0), SNAPSHOT_LIST_LIMIT, 'snapshots', agentId === undefined
+      ? "Ask for one agent's with ?agentId=, or for a thinned series with GET /api/competitions/{competitionId}/timeline?bucket="
+      : 'Ask for a thinned series with GET /api/competitions/{competitionId}/timeline?bucket=');
     const out: PortfolioSnapshot[] = [];
-    for (const id of ids) out.push(...(tx.find('snapshots', 'agentCompetition', `${id}:${competitionId}`)).reverse());
+    for (const key of keys) out.push(...tx.find('snapshots', 'agentCompetition', key).reverse());
     return out;
   });
 }

@@ -3,6 +3,8 @@ import { requireCompetition } from './create.js';
 import type { Deps } from '../deps.js';
 import type { PortfolioSnapshot } from '../model.js';
 import { riskMetricsSeries, type RiskMetrics } from '../rankings/risk-metrics.js';
+import { DomainError } from '../errors.js';
+import { TIMELINE_AGENT_LIMIT, TIMELINE_TOTAL_LIMIT } from '../data/limits.js';
 
 /** One point of a series; `risk` only in perps competitions (null while the agent has fewer than two snapshots). */
 export interface TimelinePoint { timestamp: number; totalValue: number; risk?: RiskMetrics | null }
@@ -20,27 +22,35 @@ export interface AgentTimeline { agentId: string; agentName: string; points: Tim
  * time series (a row per sync, computed over the agent's snapshots up to that sync, joined to the
  * point by bucket): here the metrics of the agent's snapshot series up to and including the point's
  * snapshot, null before the second snapshot.
+ *
+ * The points are counted before any is built: above {@link TIMELINE_AGENT_LIMIT} for one agent or
+ * {@link TIMELINE_TOTAL_LIMIT} in all, the answer is a 400 suggesting a bucket that fits.
  */
 export async function competitionTimeline(deps: Deps, input: { competitionId: string; bucket: number }): Promise<AgentTimeline[]> {
   return deps.store.read((tx) => {
     const comp = requireCompetition(tx, input.competitionId);
     const withRisk = comp.type === 'perpetual_futures';
     const start = comp.startDate ?? 0;
-    const kept: { snap: PortfolioSnapshot; risk: RiskMetrics | null }[] = [];
     const names = new Map<string, string>();
+    const agents: { snaps: PortfolioSnapshot[]; order: number[]; perBucket: Map<number, number> }[] = [];
     for (const reg of tx.find('competitionAgents', 'competition', comp.id)) {
       if (reg.status !== 'active') continue;
       names.set(reg.agentId, (tx.get('agents', reg.agentId))?.name ?? 'Unknown Agent');
       const snaps = tx.find('snapshots', 'agentCompetition', `${reg.agentId}:${comp.id}`);
       // The series oldest first (a stable sort: equal timestamps keep write order), for the running metrics.
       const order = snaps.map((_, i) => i).sort((a, b) => snaps[a]!.timestamp - snaps[b]!.timestamp || a - b);
-      const risk = withRisk ? riskMetricsSeries(order.map((i) => snaps[i]!.totalValue)) : [];
       const perBucket = new Map<number, number>();
       order.forEach((at, pos) => {
         const bucket = Math.floor((snaps[at]!.timestamp - start) / 60_000 / input.bucket);
         // Later in the series wins: the latest snapshot, and on equal timestamps the later write.
         perBucket.set(bucket, pos);
       });
+      agents.push({ snaps, order, perBucket });
+    }
+    checkSize(agents.map((a) => ({ points: a.perBucket.size, minutes: spanMinutes(a.snaps, a.order) })), input.bucket);
+    const kept: { snap: PortfolioSnapshot; risk: RiskMetrics | null }[] = [];
+    for (const { snaps, order, perBucket } of agents) {
+      const risk = withRisk ? riskMetricsSeries(order.map((i) => snaps[i]!.totalValue)) : [];
       for (const pos of perBucket.values()) kept.push({ snap: snaps[order[pos]!]!, risk: withRisk ? risk[pos]! : null });
     }
     kept.sort((a, b) => a.snap.timestamp - b.snap.timestamp || (a.snap.agentId < b.snap.agentId ? -1 : a.snap.agentId > b.snap.agentId ? 1 : 0));
@@ -52,4 +62,27 @@ export async function competitionTimeline(deps: Deps, input: { competitionId: st
     }
     return [...series.values()];
   });
+}
+
+function spanMinutes(snaps: PortfolioSnapshot[], order: number[]): number {
+  return order.length === 0 ? 0 : (snaps[order[order.length - 1]!]!.timestamp - snaps[order[0]!]!.timestamp) / 60_000;
+}
+
+/**
+ * Throws TIMELINE_TOO_LARGE when one agent's points or all points pass their cap. The suggested
+ * bucket fits: a series spanning `m` minutes falls in at most `m / bucket + 2` buckets.
+ */
+function checkSize(agents: { points: number; minutes: number }[], bucket: number): void {
+  const fit = (minutes: number, room: number) => (room > 0 ? Math.min(1440, Math.max(bucket + 1, Math.ceil(minutes / room))) : 1440);
+  for (const a of agents) {
+    if (a.points > TIMELINE_AGENT_LIMIT) {
+      const worst = agents.reduce((m, x) => Math.max(m, x.minutes), 0);
+      throw new DomainError('TIMELINE_TOO_LARGE', { points: a.points, scope: 'for one agent', bucket, limit: TIMELINE_AGENT_LIMIT, suggest: fit(worst, TIMELINE_AGENT_LIMIT - 2) });
+    }
+  }
+  const total = agents.reduce((n, a) => n + a.points, 0);
+  if (total > TIMELINE_TOTAL_LIMIT) {
+    const minutes = agents.reduce((n, a) => n + a.minutes, 0);
+    throw new DomainError('TIMELINE_TOO_LARGE', { points: total, scope: 'in all', bucket, limit: TIMELINE_TOTAL_LIMIT, suggest: fit(minutes, TIMELINE_TOTAL_LIMIT - 2 * agents.length) });
+  }
 }

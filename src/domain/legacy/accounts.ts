@@ -4,6 +4,7 @@ import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
 import { newestFirst } from '../trading/holdings.js';
 import { newestSnapshot } from '../rankings/leaderboard.js';
+import { capList, TRADE_LIST_LIMIT } from '../data/limits.js';
 import type { Admin, Balance, Principal, Trade } from '../model.js';
 import { valuationPrice } from '../trading/prices.js';
 import { callerAgentId } from '../trading/trade.js';
@@ -105,11 +106,14 @@ export async function accountPortfolio(deps: Deps, principal: Principal): Promis
   });
 }
 
-/** `GET /api/account/trades`: all of the team's trades across competitions, newest first, unpaged. */
+/** `GET /api/account/trades`: all of the team's trades across competitions, newest first, unpaged (at most TRADE_LIST_LIMIT). */
 export async function accountTrades(deps: Deps, principal: Principal): Promise<{ teamId: string; trades: Trade[] }> {
   const account = await getAccount(deps, principal);
   if (account.kind === 'admin') return { teamId: account.admin.id, trades: [] };
   const id = account.team.agent.id;
-  const trades = await deps.store.read((tx) => tx.find('trades', 'agent', id));
+  const trades = await deps.store.read((tx) => {
+    capList(tx.count('trades', 'agent', id), TRADE_LIST_LIMIT, 'trades', 'The legacy API has no paged trade list.');
+    return tx.find('trades', 'agent', id);
+  });
   return { teamId: id, trades: newestFirst(trades) };
 }

@@ -7,7 +7,7 @@ import { activeAgentIds, portfolioValue, takeSnapshotsTx } from '../trading/port
 import { detectChain } from '../trading/prices.js';
 import { competitionSlippage } from '../trading/slippage.js';
 import {
-  changedBalance, checkCrossChain, credit, fill, findBalanceRow, MIN_TRADE_AMOUNT, parseAmount, priceBoth, type ExecuteInput, type TradeChains,
+  changedBalance, checkCrossChain, credit, fill, findBalanceRow, MIN_TRADE_AMOUNT, missingTradeParams, parseAmount, priceBoth, type ExecuteInput, type TradeChains,
 } from '../trading/trade.js';
 import { legacyActiveCompetition } from './competition.js';
 
@@ -21,11 +21,6 @@ function executeChains(from: string, to: string, i: ExecuteInput): TradeChains {
   return out;
 }
 
-function missing(i: { fromToken?: unknown; toToken?: unknown; amount?: unknown }): DomainError {
-  const names = (['fromToken', 'toToken', 'amount'] as const).filter((k) => !i[k]);
-  return new DomainError('TRADE_MISSING_PARAMS', {}, { details: { rule: 'required', missing: names } });
-}
-
 /**
  * `POST /api/trade/execute` with a team key. Order: no active competition (403), missing
  * tokens/amount, missing reason, amount not positive, below the minimum, identical tokens, prices,
@@ -37,7 +32,7 @@ export async function executeLegacyTrade(deps: Deps, agentId: string, input: Exe
   return deps.store.transact((tx) => {
     const comp = legacyActiveCompetition(tx, agentId);
     if (!comp) throw new DomainError('NO_ACTIVE_COMPETITION');
-    if (!input.fromToken || !input.toToken || !input.amount) throw missing(input);
+    if (!input.fromToken || !input.toToken || !input.amount) throw missingTradeParams(input);
     if (!input.reason) throw new DomainError('TRADE_REASON_REQUIRED', {}, { details: { rule: 'required', missing: ['reason'] } });
     for (const field of ['fromToken', 'toToken', 'reason'] as const) if (typeof input[field] !== 'string') throw new DomainError('TRADE_FIELD_TYPE', { field });
     const from = input.fromToken as string;
@@ -107,7 +102,7 @@ function quoteChains(from: string, to: string, q: LegacyQuoteInput): TradeChains
  */
 export async function quoteLegacyTrade(deps: Deps, agentId: string, q: LegacyQuoteInput): Promise<LegacyQuote> {
   return deps.store.read((tx) => {
-    if (!q.fromToken || !q.toToken || !q.amount) throw missing(q);
+    if (!q.fromToken || !q.toToken || !q.amount) throw missingTradeParams(q);
     for (const field of ['fromToken', 'toToken'] as const) if (typeof q[field] !== 'string') throw new DomainError('TRADE_FIELD_TYPE', { field });
     const from = q.fromToken as string;
     const to = q.toToken as string;

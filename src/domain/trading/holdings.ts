@@ -5,6 +5,7 @@ import { implicitCompetitionId } from '../competitions/create.js';
 import type { Deps } from '../deps.js';
 import { DomainError, type ErrorCode } from '../errors.js';
 import type { Balance, Competition, Principal, Trade } from '../model.js';
+import { capList, TRADE_LIST_LIMIT } from '../data/limits.js';
 import { findPrice } from './prices.js';
 import type { Tables } from '../tables.js';
 import { callerAgentId } from './trade.js';
@@ -43,12 +44,18 @@ export async function agentBalances(deps: Deps, principal: Principal, competitio
   });
 }
 
-/** `GET /api/agent/trades`: all of the agent's trades in the competition, newest first, unpaginated. */
+/**
+ * `GET /api/agent/trades`: all of the agent's trades in the competition, newest first, unpaginated;
+ * more than TRADE_LIST_LIMIT -> 400 LIST_TOO_LARGE pointing at the paged list.
+ */
 export async function agentTrades(deps: Deps, principal: Principal, competitionId?: string): Promise<{ agentId: string; competitionId: string; trades: Trade[] }> {
   const agentId = callerAgentId(principal);
   return deps.store.read((tx) => {
     const comp = competitionFor(tx, principal, competitionId, 'GET /api/agent/trades?competitionId=xxx', 'AGENT_TRADES_PERPS');
-    const trades = tx.find('trades', 'agentCompetition', `${agentId}:${comp.id}`);
+    const key = `${agentId}:${comp.id}`;
+    capList(tx.count('trades', 'agentCompetition', key), TRADE_LIST_LIMIT, 'trades',
+      `Page through them with GET /api/competitions/${comp.id}/agents/${agentId}/trades?limit=100&offset=0`);
+    const trades = tx.find('trades', 'agentCompetition', key);
     return { agentId, competitionId: comp.id, trades: newestFirst(trades) };
   });
 }

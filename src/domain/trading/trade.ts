@@ -129,12 +129,42 @@ export function fill(deps: Deps, usd: number, toUsd: number, model?: Competition
 
 const EXECUTE_USAGE = 'POST /api/trade/execute with competitionId in body';
 
+/** Every field execute and quote read; any other is a client's typo or a field of another API. */
+const TRADE_FIELDS = ['fromToken', 'toToken', 'amount', 'reason', 'competitionId', 'fromChain', 'toChain', 'fromSpecificChain', 'toSpecificChain', 'slippageTolerance'];
+
+/** Levenshtein distance, for naming the field a typo meant. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/**
+ * TRADE_MISSING_PARAMS (upstream's fixed message naming all three fields) with `details` naming
+ * what is actually wrong: the `missing` (absent or empty) fields, the `unknown` fields the request
+ * has, and `didYouMean` for an unknown field within two edits of a missing one (`formToken`).
+ */
+export function missingTradeParams(i: object): DomainError {
+  const given = i as Record<string, unknown>;
+  const missing = ['fromToken', 'toToken', 'amount'].filter((k) => !given[k]);
+  const unknown = Object.keys(given).filter((k) => !TRADE_FIELDS.includes(k));
+  const guesses = unknown.flatMap((u) => missing.filter((m) => distance(u.toLowerCase(), m.toLowerCase()) <= 2).slice(0, 1).map((m) => [u, m]));
+  return new DomainError('TRADE_MISSING_PARAMS', {}, {
+    details: {
+      rule: 'required', missing,
+      ...(unknown.length > 0 ? { unknown } : {}),
+      ...(guesses.length > 0 ? { didYouMean: Object.fromEntries(guesses) } : {}),
+    },
+  });
+}
+
 /** Controller-level checks of execute (upstream's order 1-4), `cid` being the given or implicit competitionId. */
 function checkExecuteInput(cid: unknown, i: ExecuteInput) {
-  if (!i.fromToken || !i.toToken || !i.amount) {
-    const missing = (['fromToken', 'toToken', 'amount'] as const).filter((k) => !i[k]);
-    throw new DomainError('TRADE_MISSING_PARAMS', {}, { details: { rule: 'required', missing } });
-  }
+  if (!i.fromToken || !i.toToken || !i.amount) throw missingTradeParams(i);
   for (const field of ['fromToken', 'toToken'] as const) if (typeof i[field] !== 'string') throw new DomainError('TRADE_FIELD_TYPE', { field });
   if (typeof cid !== 'string' || cid === '') throw new DomainError('COMPETITION_ID_REQUIRED', { usage: EXECUTE_USAGE });
   if (!i.reason) throw new DomainError('TRADE_REASON_REQUIRED', {}, { details: { rule: 'required', missing: ['reason'] } });

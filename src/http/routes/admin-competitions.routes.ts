@@ -62,7 +62,7 @@ export const ADMIN_COMPETITION_ROUTES: RouteDef[] = [
     handler: async ({ world, params, body }) => ({ body: { success: true, competition: apiCompetition(await updateCompetition(world.deps, params.competitionId!, toCompetitionInput(body))) } }),
   },
   {
-    ...base, id: 'admin.competitions.snapshots', method: 'GET', path: '/api/admin/competition/{competitionId}/snapshots', summary: 'Portfolio snapshots of a competition',
+    ...base, id: 'admin.competitions.snapshots', method: 'GET', path: '/api/admin/competition/{competitionId}/snapshots', summary: 'Portfolio snapshots of a competition, newest first per agent',
     schemas: { responses: snapshotsResponses, params: uuidParams('competitionId'), query: snapshotsQuery },
     handler: async ({ world, params, query }) => {
       const snaps = await competitionSnapshots(world.deps, params.competitionId!, query.agentId);

@@ -70,7 +70,7 @@ export const accountPortfolioResponses: Responses = {
     source: oneOfStrings('snapshot', 'live-calculation'),
   }, { optional: { snapshotTime: dateTime } }),
 };
-export const accountTradesResponses: Responses = { 200: ok({ teamId: string, trades: arrayOf(LegacyTrade) }) };
+export const accountTradesResponses: Responses = { 200: ok({ teamId: string, trades: arrayOf(LegacyTrade) }), ...errors(400) };
 export const accountResetKeyResponses: Responses = { 200: ok({ apiKey }), ...errors(401) };
 
 export const legacyLeaderboardResponses: Responses = {
