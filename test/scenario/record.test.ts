@@ -42,6 +42,29 @@ describe('compsim record skeleton', () => {
     expect(() => parseScenario(JSON.stringify(doc), 'rec.scenario.json')).to.not.throw();
   });
 
+  it('saves the ids answers introduce and refers to them in later paths, queries, bodies and expectations', () => {
+    const CUP = '11111111-2222-4333-8444-555555555555';
+    const AGENT = '99999999-8888-4777-8666-555555555555';
+    const b = new SkeletonBuilder(ADMIN);
+    b.add(x('POST', '/api/admin/users', bearer(ADMIN), 201, { walletAddress: '0x1', agentName: 'Bob' },
+      { success: true, agent: { id: AGENT, handle: 'bob', apiKey: ALICE } }));
+    b.add(x('POST', '/api/admin/competition/start', bearer(ADMIN), 200, { name: 'Cup', agentIds: [AGENT] },
+      { success: true, competition: { id: CUP, name: 'Cup', agentIds: [AGENT] } }));
+    b.add(x('GET', `/api/competitions/${CUP}/agents?competitionId=${CUP}`, {}, 200, undefined, { agents: [{ id: AGENT, competitionId: CUP }] }));
+    const steps = b.scenario().steps as Record<string, unknown>[];
+    expect(steps[1]).to.deep.include({
+      body: { name: 'Cup', agentIds: ['${bob.id}'] },
+      save: { competition: 'competition.id' },
+      // The answer that introduces an id shows it literally: it is saved only after this step.
+      expect: { status: 200, body: { success: true, competition: { id: CUP, name: 'Cup', agentIds: ['${bob.id}'] } } },
+    });
+    expect(steps[2]).to.deep.include({
+      call: 'GET /api/competitions/${competition}/agents', query: { competitionId: '${competition}' },
+      expect: { status: 200, body: { agents: [{ id: '${bob.id}', competitionId: '${competition}' }] } },
+    });
+    expect(JSON.stringify(steps.slice(2))).to.not.include(CUP);
+  });
+
   it('learns the admin key from a key that works on the admin API, and turns sim calls into steps', () => {
     const b = new SkeletonBuilder();
     b.add(x('POST', '/api/sim/reset', bearer(ADMIN), 200, { seed: 9, options: { startTime: '2025-06-01T00:00:00Z', slippage: 'none' } }, { success: true, seed: 9, now: '2025-06-01T00:00:00.000Z', adminKey: ADMIN }));
@@ -123,6 +146,9 @@ describe('compsim record (child processes)', function () {
         'POST /api/trade/execute as rec_bot', 'GET /api/agent/balances as rec_bot', 'GET /api/agent/balances',
       ]);
       expect(doc.steps[5].headers).to.deep.equal({ authorization: 'Bearer bogus_key' });
+      // Ids of the recorded run are references to the answers that introduced them.
+      expect(doc.steps[1].body.agentIds).to.deep.equal(['${rec_bot.id}']);
+      expect(JSON.stringify(doc.steps.slice(1))).to.not.include(user.body.agent.id as string);
       expect(readFileSync(out, 'utf8')).to.not.include(key);
 
       const local = await runToEnd(['run', relative(ROOT, out), '--json']);

@@ -1,4 +1,4 @@
-// Turns observed exchanges into a scenario skeleton: call steps with the observed status and body, keys replaced by actor names.
+// Turns observed exchanges into a scenario skeleton: call steps with the observed status and body, keys replaced by actor names, ids by saved values.
 import type { ActorDef, CallStep, FaultDef, Json, ScenarioDoc, Step } from './types.js';
 
 /** One exchange seen by the recording proxy. */
@@ -14,6 +14,7 @@ export interface Exchange {
 }
 
 const KEY_VALUE = /^[0-9a-f]{16}_[0-9a-f]{16}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 function bearer(headers: Record<string, string>): string | undefined {
@@ -32,6 +33,17 @@ function keyHolders(body: unknown, path = ''): { path: string; obj: Record<strin
 
 const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}`);
 
+/** Every uuid in a body under a key `id` or `...Id`, in document order: its path and the name of the object or field holding it. */
+function idsIn(body: unknown, path = '', owner = 'value'): { path: string; id: string; owner: string }[] {
+  if (Array.isArray(body)) return body.flatMap((v, i) => idsIn(v, `${path}[${i}]`, owner));
+  if (body === null || typeof body !== 'object') return [];
+  return Object.entries(body as Record<string, unknown>).flatMap(([k, v]) => {
+    const at = join(path, k);
+    if (typeof v === 'string' && UUID.test(v) && (k === 'id' || k.endsWith('Id'))) return [{ path: at, id: v, owner: k === 'id' ? owner : k.slice(0, -2) }];
+    return idsIn(v, at, k);
+  });
+}
+
 /**
  * Builds a scenario from exchanges, in order. The admin key (given, or learned from a reset or
  * from a key that succeeded on /api/admin or /api/sim) becomes `admin`; keys created in a
@@ -48,6 +60,8 @@ export class SkeletonBuilder {
   private declared: Record<string, ActorDef> = {};
   private snapshots = new Map<string, string>();
   private faults = new Map<string, string>();
+  /** Ids seen in answers -> the reference later steps use (`name` of a saved value, or `actor.id`). */
+  private ids = new Map<string, string>();
   private unnamed = 0;
 
   constructor(adminKey?: string) {
@@ -70,11 +84,12 @@ export class SkeletonBuilder {
     return this.uniqueName(`agent${++this.unnamed}`);
   }
 
-  /** Replaces known keys in strings by `${name.key}` (`$${` escapes an existing `${`). */
+  /** Replaces known keys in strings by `${name.key}` and known ids by their reference (`$${` escapes an existing `${`). */
   private substitute(v: unknown): Json {
     if (typeof v === 'string') {
       let s = v.split('${').join('$${');
       for (const [key, name] of this.names) s = s.split(key).join(`\${${name}.key}`);
+      for (const [id, ref] of this.ids) s = s.split(id).join(`\${${ref}}`);
       return s;
     }
     if (Array.isArray(v)) return v.map((x) => this.substitute(x));
@@ -87,6 +102,7 @@ export class SkeletonBuilder {
     this.declared = {};
     this.snapshots = new Map();
     this.faults = new Map();
+    this.ids = new Map();
     for (const [k, n] of [...this.names]) if (n !== 'admin') this.names.delete(k);
     const o = { ...(options as Record<string, Json> | undefined) };
     if (typeof seed === 'number' || typeof seed === 'string') this.seed = seed;
@@ -150,7 +166,7 @@ export class SkeletonBuilder {
       this.steps.push(sim);
       return;
     }
-    const step: CallStep = { call: `${x.method} ${path}` };
+    const step: CallStep = { call: `${x.method} ${this.substitute(path) as string}` };
     if (key && this.names.has(key)) step.as = this.names.get(key)!;
     else if (key && x.status !== 401 && KEY_VALUE.test(key)) {
       const name = this.uniqueName(`agent${++this.unnamed}`);
@@ -158,7 +174,7 @@ export class SkeletonBuilder {
       this.declared[name] = { key };
       step.as = name;
     } else if (x.headers.authorization) step.headers = { authorization: x.headers.authorization };
-    if (q >= 0) step.query = Object.fromEntries(new URLSearchParams(x.url.slice(q + 1)));
+    if (q >= 0) step.query = this.substitute(Object.fromEntries(new URLSearchParams(x.url.slice(q + 1)))) as Record<string, string>;
     if (x.requestBody !== undefined && x.method !== 'GET') step.body = this.substitute(x.requestBody);
     // Keys created by this response become actors (the key itself is matched by type).
     const created = keyHolders(x.responseBody).filter((h) => !this.names.has(h.obj.apiKey as string));
@@ -174,10 +190,26 @@ export class SkeletonBuilder {
         for (const seg of h.path === '' ? [] : h.path.split('.')) target = target[seg] as Record<string, Json>;
         target.apiKey = { $type: 'string' };
         this.names.set(apiKey, name);
+        if (typeof h.obj.id === 'string' && UUID.test(h.obj.id) && !this.ids.has(h.obj.id)) this.ids.set(h.obj.id, `${name}.id`);
       }
     }
+    // Ids this answer introduces are saved, so later steps refer to them instead of to this run's values.
+    if (ok) this.saveIds(step, x.responseBody);
     step.expect = { status: x.status, ...(x.responseBody !== undefined ? { body: expectBody } : {}) };
     this.steps.push(step);
+  }
+
+  /** Adds a `save` to `step` for every id in `body` not seen before, named after what holds it. */
+  private saveIds(step: CallStep, body: unknown): void {
+    for (const { path, id, owner } of idsIn(body)) {
+      if (this.ids.has(id)) continue;
+      const base = owner.toLowerCase().replace(/[^a-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '');
+      const taken = new Set([...this.ids.values(), ...this.names.values(), ...Object.keys(this.declared)]);
+      let name = NAME.test(base) ? base : 'id';
+      for (let i = 2; taken.has(name); i++) name = `${NAME.test(base) ? base : 'id'}_${i}`;
+      step.save = { ...step.save, [name]: path };
+      this.ids.set(id, name);
+    }
   }
 
   /** The scenario document so far. */
