@@ -32,6 +32,8 @@ export interface ReplayReport {
   replayed: number;
   torn: (TornTail & { file: string }) | null;
   temps: string[];
+  /** Acknowledged records found missing (only when read with `lenient`, which reports instead of throwing). */
+  missing: string | null;
 }
 
 /** Record fields shared by every journal record. */
@@ -126,11 +128,19 @@ function readSnapshot(dir: string, name: string, state: ReplayState): number {
 /**
  * Reads `dir` into a state: the newest snapshot, then the journal records after it. Records must
  * follow each other without a gap; only the end of the last journal file may be torn (reported,
- * not cut: the caller decides). Throws StateCorruptError naming the file and offset otherwise.
+ * not cut: the caller decides), and only past the file's mark (records never acknowledged).
+ * Throws StateCorruptError naming the file and offset otherwise; `lenient` reports lost
+ * acknowledged records in `report.missing` instead (for `state inspect`).
  */
-export function readState(dir: string, files: StateFiles = listStateFiles(dir)): { state: ReplayState; report: ReplayReport } {
+export function readState(dir: string, files: StateFiles = listStateFiles(dir), lenient = false): { state: ReplayState; report: ReplayReport } {
   const state: ReplayState = { main: emptyImage(), meta: null, named: new Map(), seq: 0, lastWrite: null };
-  const report: ReplayReport = { snapshot: null, journals: [], replayed: 0, torn: null, temps: files.temps };
+  const report: ReplayReport = { snapshot: null, journals: [], replayed: 0, torn: null, temps: files.temps, missing: null };
+  /** Acknowledged records are gone: refused, or only reported for `state inspect`. */
+  const lost = (file: string, offset: number, reason: string) => {
+    const err = new StateCorruptError(file, offset, `${reason}. Run \`compsim state inspect ${dir}\` to see what the directory still holds`);
+    if (!lenient) throw err;
+    report.missing = `${file}: ${reason}`;
+  };
   const snap = files.snapshots.at(-1);
   if (snap) report.snapshot = { name: snap.name, seq: snap.seq, bytes: readSnapshot(dir, snap.name, state) };
   if (snap && state.seq !== snap.seq) throw new StateCorruptError(join(dir, snap.name), 0, `holds seq ${state.seq}, its name says ${snap.seq}`);
@@ -144,12 +154,17 @@ export function readState(dir: string, files: StateFiles = listStateFiles(dir)):
     const entry = { name: j.name, base: j.base, bytes: statSync(file).size, records: 0, lastSeq: j.base - 1, headerOk: false };
     report.journals.push(entry);
     if (j.base > state.seq + 1) throw new StateCorruptError(file, 0, `records ${state.seq + 1}..${j.base - 1} are missing (no snapshot or journal holds them)`);
-    if (frames.length === 0 && last) return; // the header itself was torn: nothing was acknowledged here
-    const head = frames[0] ? parseFrame<Record<string, any>>(frames[0], file) : null;
-    if (!head || head.k !== 'journal' || head.base !== j.base) throw new StateCorruptError(file, 0, 'not a compsim journal (bad header frame)');
+    // A journal file appears with its header complete (written aside, then linked into place), so a shorter one was cut.
+    if (frames.length === 0) return lost(file, entry.bytes, `the file has no complete header (${entry.bytes} bytes): it was truncated or emptied, and every record it held is missing`);
+    // The mark frame (absent in files written before it existed) holds the last seq synced into this file.
+    const zero = parseFrame<Record<string, any>>(frames[0], file);
+    const mark = zero.k === 'mark' ? Number(zero.synced) : null;
+    const first = mark === null ? 0 : 1;
+    const head = frames[first] ? parseFrame<Record<string, any>>(frames[first], file) : null;
+    if (!head || head.k !== 'journal' || head.base !== j.base) throw new StateCorruptError(file, frames[first]?.offset ?? 0, 'not a compsim journal (bad header frame)');
     entry.headerOk = true;
     if (j.base === state.seq + 1) for (const [n, v] of Object.entries(head.aux ?? {})) state.main.aux.set(n, v);
-    for (const f of frames.slice(1)) {
+    for (const f of frames.slice(first + 1)) {
       const rec = parseFrame<RecordBase & Record<string, any>>(f, file);
       entry.records += 1;
       entry.lastSeq = rec.seq;
@@ -161,6 +176,11 @@ export function readState(dir: string, files: StateFiles = listStateFiles(dir)):
         throw new StateCorruptError(file, f.offset, (err as Error).message);
       }
       report.replayed += 1;
+    }
+    // Only records after the mark (never acknowledged) may be torn off; fewer than it means acknowledged records were lost.
+    if (mark !== null && entry.lastSeq < mark) {
+      lost(file, entry.bytes, `the journal ends at record ${entry.lastSeq}, but records up to ${mark} were acknowledged: `
+        + `records ${entry.lastSeq + 1}..${mark} are missing (the file was truncated)`);
     }
   });
   return { state, report };

@@ -116,9 +116,8 @@ export class StateDir {
       let self: StateDir | undefined;
       if (last && lastFile && last.name === lastFile.name && last.headerOk && last.lastSeq === state.seq) {
         const path = join(dir, last.name);
-        writer = new JournalWriter(dir, await open(path, 'a'), last.base, statSync(path).size, state.seq, flushed, failed);
+        writer = new JournalWriter(dir, await open(path, 'r+'), last.base, statSync(path).size, state.seq, flushed, failed);
       } else {
-        if (lastFile && !last?.headerOk && lastFile.base === state.seq + 1) unlinkSync(join(dir, lastFile.name)); // torn header
         const created = await JournalWriter.create(dir, state.seq + 1, Object.fromEntries(state.main.aux));
         writer = new JournalWriter(dir, created.fh, state.seq + 1, created.bytes, state.seq, flushed, failed);
       }
