@@ -9,6 +9,7 @@ import { FileStore, type FileStoreOptions } from '../../src/adapters/file/file-s
 import { encodeFrame, scanFrames } from '../../src/adapters/file/frame.js';
 import { readState } from '../../src/adapters/file/recovery.js';
 import { listStateFiles } from '../../src/adapters/file/state-files.js';
+import { RateLimiter } from '../../src/http/rate-limit.js';
 import { Counter, SCHEMA, type T } from './store-contract.js';
 
 const dirs: string[] = [];
@@ -214,6 +215,30 @@ describe('FileStore state directory', () => {
       expect(next.notices.join('\n'), stale).to.include('taking over the stale lock');
       await next.store.close();
     }
+  });
+
+  it('journals rate-limit windows as changes, a few bytes per request, and gets them back', async () => {
+    const dir = fresh();
+    const open = () => {
+      const store = new FileStore<T>(SCHEMA, { dir });
+      const limiter = new RateLimiter();
+      store.attach('rateLimits', limiter);
+      return { store, limiter };
+    };
+    const { store, limiter } = open();
+    await store.dump();
+    const before = statSync(lastJournal(dir)).size;
+    for (let i = 0; i < 2000; i++) await store.transact(() => limiter.consume(`key${i}`, '/api/agents', 0));
+    await store.transact((tx) => tx.put('items', { id: 'x', group: null, n: 1 })); // the last pending changes ride along
+    const perRequest = (statSync(lastJournal(dir)).size - before) / 2000;
+    expect(perRequest).to.be.below(150); // three windows a request; the whole map each time was tens of kilobytes
+    const windows = limiter.capture();
+    await store.close();
+    const again = open();
+    await again.store.dump();
+    expect(again.limiter.capture()).to.deep.equal(windows);
+    expect(again.limiter.kept).to.equal(6000);
+    await again.store.close();
   });
 
   it('computes the same CRC-32 as zlib with the fallback table', () => {

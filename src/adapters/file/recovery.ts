@@ -63,6 +63,16 @@ export function dumpOf(img: StoreImage, tableOrder: readonly string[] = []): Sto
   };
 }
 
+/** Applies an aux state's reported changes (see `AuxState.takeChanges`) to its captured `[key, ...values]` entries. */
+function applyChanges(captured: unknown, changes: unknown[][]): unknown[][] {
+  const m = new Map(((captured ?? []) as unknown[][]).map((e) => [e[0], e]));
+  for (const e of changes) {
+    if (e.length === 1) m.delete(e[0]);
+    else m.set(e[0], e);
+  }
+  return [...m.values()];
+}
+
 /** Applies one journal record (any kind) to the state. */
 export function applyRecord(state: ReplayState, rec: Record<string, any>): void {
   switch (rec.k) {
@@ -76,6 +86,7 @@ export function applyRecord(state: ReplayState, rec: Record<string, any>): void 
       }
       for (const [n, v] of Object.entries((rec.seqs ?? {}) as Record<string, number>)) state.main.seqs.set(n, v);
       for (const [n, v] of Object.entries((rec.aux ?? {}) as Record<string, unknown>)) state.main.aux.set(n, v);
+      for (const [n, d] of Object.entries((rec.auxChanges ?? {}) as Record<string, unknown[][]>)) state.main.aux.set(n, applyChanges(state.main.aux.get(n), d));
       break;
     }
     case 'state':
