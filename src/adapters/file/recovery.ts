@@ -166,7 +166,7 @@ export function readState(dir: string, files: StateFiles = listStateFiles(dir), 
     report.journals.push(entry);
     if (j.base > state.seq + 1) throw new StateCorruptError(file, 0, `records ${state.seq + 1}..${j.base - 1} are missing (no snapshot or journal holds them)`);
     // A journal file appears with its header complete (written aside, then linked into place), so a shorter one was cut.
-    if (frames.length === 0) return lost(file, entry.bytes, `the file has no complete header (${entry.bytes} bytes): it was truncated or emptied, and every record it held is missing`);
+    if (!frames[0]) return lost(file, entry.bytes, `the file has no complete header (${entry.bytes} bytes): it was truncated or emptied, and every record it held is missing`);
     // The mark frame (absent in files written before it existed) holds the last seq synced into this file.
     const zero = parseFrame<Record<string, any>>(frames[0], file);
     const mark = zero.k === 'mark' ? Number(zero.synced) : null;
