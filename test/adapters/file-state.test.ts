@@ -132,6 +132,20 @@ describe('FileStore state directory', () => {
     }
   });
 
+  it('reads a journal written before marks existed, and goes on in a new file instead of writing over its header', async () => {
+    const dir = fresh();
+    await fill(dir, 5);
+    const file = lastJournal(dir);
+    const buf = readFileSync(file);
+    writeFileSync(file, buf.subarray(scanFrames(buf, file, false).frames[1]!.offset)); // without its mark frame
+    const before = await fill(dir, 3);
+    expect(listStateFiles(dir).journals.map((j) => j.name)).to.have.length(2);
+    expect(readFileSync(file).subarray(0, 40).equals(buf.subarray(scanFrames(buf, file, false).frames[1]!.offset).subarray(0, 40))).to.equal(true);
+    const { store } = openStore(dir);
+    expect(await store.dump()).to.deep.equal(before);
+    await store.close();
+  });
+
   it('refuses a flipped byte in any complete record, the last one included, naming the file and offset', async () => {
     for (const which of ['middle', 'last'] as const) {
       const dir = fresh();

@@ -27,7 +27,8 @@ export interface ReplayState {
 /** What was read, for `state inspect` and the startup log. */
 export interface ReplayReport {
   snapshot: { name: string; seq: number; bytes: number } | null;
-  journals: { name: string; base: number; bytes: number; records: number; lastSeq: number; headerOk: boolean }[];
+  /** `marked`: the file starts with a mark frame (files written before marks existed do not). */
+  journals: { name: string; base: number; bytes: number; records: number; lastSeq: number; headerOk: boolean; marked: boolean }[];
   /** Records applied after the snapshot. */
   replayed: number;
   torn: (TornTail & { file: string }) | null;
@@ -162,7 +163,7 @@ export function readState(dir: string, files: StateFiles = listStateFiles(dir), 
     const last = i === files.journals.length - 1;
     const { frames, torn } = scanFrames(readFileSync(file), file, last);
     if (torn) report.torn = { ...torn, file };
-    const entry = { name: j.name, base: j.base, bytes: statSync(file).size, records: 0, lastSeq: j.base - 1, headerOk: false };
+    const entry = { name: j.name, base: j.base, bytes: statSync(file).size, records: 0, lastSeq: j.base - 1, headerOk: false, marked: false };
     report.journals.push(entry);
     if (j.base > state.seq + 1) throw new StateCorruptError(file, 0, `records ${state.seq + 1}..${j.base - 1} are missing (no snapshot or journal holds them)`);
     // A journal file appears with its header complete (written aside, then linked into place), so a shorter one was cut.
@@ -174,6 +175,7 @@ export function readState(dir: string, files: StateFiles = listStateFiles(dir), 
     const head = frames[first] ? parseFrame<Record<string, any>>(frames[first], file) : null;
     if (!head || head.k !== 'journal' || head.base !== j.base) throw new StateCorruptError(file, frames[first]?.offset ?? 0, 'not a compsim journal (bad header frame)');
     entry.headerOk = true;
+    entry.marked = mark !== null;
     if (j.base === state.seq + 1) for (const [n, v] of Object.entries(head.aux ?? {})) state.main.aux.set(n, v);
     for (const f of frames.slice(first + 1)) {
       const rec = parseFrame<RecordBase & Record<string, any>>(f, file);

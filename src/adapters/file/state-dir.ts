@@ -114,7 +114,8 @@ export class StateDir {
       const flushed = () => self?.maybeCompact();
       const failed = (err: Error) => log.warn(`${err.message}; every store call now fails until compsim is restarted on ${dir}`);
       let self: StateDir | undefined;
-      if (last && lastFile && last.name === lastFile.name && last.headerOk && last.lastSeq === state.seq) {
+      // Appends go on in the last file, unless it predates marks (its mark would be written over its header).
+      if (last && lastFile && last.name === lastFile.name && last.marked && last.lastSeq === state.seq) {
         const path = join(dir, last.name);
         writer = new JournalWriter(dir, await open(path, 'r+'), last.base, statSync(path).size, state.seq, flushed, failed);
       } else {
