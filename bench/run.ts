@@ -22,9 +22,10 @@ const SPECS: Spec[] = [
   { name: 'snapshot', file: 'bench/snapshot', args: ['100', '1000'], quick: ['100', '100'] },
   { name: 'startup', file: 'bench/startup', args: ['5'], quick: ['2'] },
   { name: 'scaling', file: 'bench/scaling', args: ['100000'], quick: ['10000'] },
+  { name: 'rate-limits', file: 'bench/rate-limits', args: ['10000'], quick: ['1000'] },
 ];
 
-const ORDER = ['1', '1b', '2', '3', '3b', '3c', '3d', '4a', '4b', '4c', '5', '6a', '6b', '7a', '7b', '7c', 'S1', 'S2', 'S3'];
+const ORDER = ['1', '1b', '2', '3', '3b', '3c', '3d', '4a', '4b', '4c', '5', '6a', '6b', '7a', '7b', '7c', 'S1', 'S2', 'S3', 'RL1', 'RL2'];
 
 const USAGE = `usage: npm run bench [-- [--quick] [--source] [--profile] [--no-write] [names...]]
   names      any of ${SPECS.map((s) => s.name).join(', ')} (default: all)

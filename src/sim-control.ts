@@ -11,7 +11,7 @@ import { isSimPath, type SimControl, type SimJob, type SimPriceInput } from './h
 import { MAX_CLOCK_JUMP_MS } from './http/schemas/sim.js';
 import { SPECIFIC_CHAINS, type PriceOverride, type SpecificChain } from './ports/prices.js';
 import type { StoreDump, Sync } from './ports/store.js';
-import type { Job } from './sim/scheduler.js';
+import { MAX_MOVE_SNAPSHOT_ROWS, snapshotRowsUntil, type Job } from './sim/scheduler.js';
 import type { ResettableOptions, World, WorldCore } from './world.js';
 
 /** What the control needs from the World's internals. */
@@ -75,6 +75,16 @@ function tapeTime(v: unknown, where: string): number {
 export function createSimControl(world: World, parts: SimControlParts): SimControl {
   const { core, journal } = parts;
   const tx = <R>(fn: () => Sync<R>) => core().store.transact(fn);
+  /** Refuses, before anything runs, a clock move that would create too many snapshot rows for one request. */
+  const boundMove = async (target: number, where: string) => {
+    const { deps } = core();
+    const rows = await deps.store.read((t) => snapshotRowsUntil(t, target, deps.config.snapshotIntervalMs));
+    if (rows <= MAX_MOVE_SNAPSHOT_ROWS) return;
+    throw new DomainError('SIM_INVALID', {
+      where, reason: `the move would create ${rows} portfolio snapshot rows (competitions x participants x snapshot rounds), `
+        + `more than the ${MAX_MOVE_SNAPSHOT_ROWS} one request may create: move the clock in smaller steps`,
+    });
+  };
 
   return {
     async reset({ seed, options, adminKey }) {
@@ -88,6 +98,7 @@ export function createSimControl(world: World, parts: SimControlParts): SimContr
     },
 
     async advance(ms) {
+      await boundMove(world.deps.clock.now() + ms, 'advanceMs');
       return jobs(await world.advance(ms));
     },
 
@@ -95,6 +106,7 @@ export function createSimControl(world: World, parts: SimControlParts): SimContr
       const now = world.deps.clock.now();
       if (ms < now) throw new DomainError('SIM_INVALID', { where: 'set', reason: `time only moves forward: ${iso(ms)} is before now, ${iso(now)}` });
       if (ms - now > MAX_CLOCK_JUMP_MS) throw new DomainError('SIM_INVALID', { where: 'set', reason: `more than 10 years ahead of now, ${iso(now)}` });
+      await boundMove(ms, 'set');
       return jobs(await world.setTime(ms));
     },
 

@@ -135,12 +135,14 @@ describe('GET /api/openapi.json', () => {
     }
   });
 
-  it('leaves /api/sim/* out when the sim API is off', async () => {
+  it('leaves /api/sim/* out when the sim API is off, and mentions it nowhere', async () => {
     const off = await startTestServer({}, { simApi: false });
     try {
       const res = await off.call('GET', '/api/openapi.json');
       expect(Object.keys(res.body.paths).filter((p) => p.startsWith('/api/sim'))).to.deep.equal([]);
       expect(res.body.tags.map((t: { name: string }) => t.name)).to.not.include('sim');
+      expect(JSON.stringify(res.body).match(/.{40}\/api\/sim.{20}/g)).to.equal(null);
+      expect(doc.paths['/api/sim/load']!.post!.responses['413']!.description).to.equal('Request body too large (200 MB)');
     } finally {
       await off.close();
     }

@@ -1,6 +1,6 @@
 // compsim serve --state across restarts: scenarios give the same response log through a kill -9; the lock, versions and the state commands.
 import { expect } from 'chai';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
@@ -154,6 +154,25 @@ describe('compsim serve --state across restarts', function () {
     expect(corrupt.code).to.equal(1);
     expect(corrupt.out).to.include(`corrupt state file ${snap} at byte offset ${frames[2]!.offset}: payload checksum mismatch`);
     expect((await state('inspect', dir)).code).to.equal(1);
+  });
+
+  it('refuses a journal cut short of what it acknowledged (exit 1), which state inspect still reads', async () => {
+    const dir = fresh();
+    const srv = await serve(dir);
+    for (let i = 0; i < 20; i++) {
+      const res = await fetch(`${srv.url}/api/sim/clock`, { method: 'POST', headers: { ...auth.headers, 'content-type': 'application/json' }, body: JSON.stringify({ advanceMs: 60_000 }) });
+      expect(res.status).to.equal(200);
+    }
+    await kill9(srv.child);
+    const journal = join(dir, listStateFiles(dir).journals.at(-1)!.name);
+    truncateSync(journal, Math.floor(statSync(journal).size / 2));
+    const refused = await pool.run(['serve', ...serveArgs(dir)]);
+    expect(refused.code, refused.out).to.equal(1);
+    expect(refused.out).to.match(/the journal ends at record \d+, but records up to \d+ were acknowledged: records \d+\.\.\d+ are missing \(the file was truncated\)/);
+    expect(refused.out).to.include(`corrupt state file ${journal} at byte offset`).and.include(`Run \`compsim state inspect ${dir}\``);
+    const inspect = await state('inspect', dir);
+    expect(inspect.code, inspect.out).to.equal(0);
+    expect(inspect.out).to.match(/MISSING\s+.*records \d+\.\.\d+ are missing/);
   });
 });
 

@@ -34,7 +34,7 @@ export async function openServeState(dir: string, log: StateLogger, compactMb?: 
 
 function summary(dir: string) {
   const files = listStateFiles(dir);
-  const { state, report } = readState(dir, files);
+  const { state, report } = readState(dir, files, true);
   const holder = lockHolder(dir);
   const meta = state.meta as WorldMeta | null;
   const counts = Object.fromEntries([...new Set([...TABLE_ORDER, ...state.main.tables.keys()])].map((t) => [t, state.main.tables.get(t)?.size ?? 0]));
@@ -44,7 +44,7 @@ function summary(dir: string) {
     lock: holder ? { pid: holder.pid, running: holder.alive } : null,
     records: state.seq, lastWrite: state.lastWrite === null ? null : iso(state.lastWrite),
     snapshot: report.snapshot, journals: report.journals.map(({ name, base, bytes, records, lastSeq }) => ({ name, base, bytes, records, lastSeq })),
-    torn: report.torn, leftovers: report.temps,
+    torn: report.torn, missing: report.missing, leftovers: report.temps,
     clock: meta?.created?.clock === 'system' ? { systemOffsetMs: clock } : { virtualTime: typeof clock === 'number' ? iso(clock) : null },
     world: meta ? { created: meta.created, reset: meta.reset } : null,
     namedSnapshots: [...state.named.keys()],
@@ -73,6 +73,7 @@ function printSummary(s: ReturnType<typeof summary>): string {
     ['records', `${s.records} (last write ${s.lastWrite ?? 'never'})`],
     ['snapshot', s.snapshot ? `${s.snapshot.name}: records 1..${s.snapshot.seq}, ${mb(s.snapshot.bytes)}` : 'none yet'],
     ...s.journals.map((j): [string, string] => ['journal', `${j.name}: ${j.records} records${j.records ? ` (${j.lastSeq - j.records + 1}..${j.lastSeq})` : ''}, ${mb(j.bytes)}`]),
+    ...(s.missing ? [['MISSING', `${s.missing}; compsim refuses to start on this directory: restore the file from a backup, or export what is left (compsim state export) and load it into a new one`] as [string, string]] : []),
     ['torn tail', s.torn ? `${s.torn.file} at byte offset ${s.torn.offset}: ${s.torn.bytes} bytes (${s.torn.reason}); cut on the next start` : 'none'],
     ['clock', 'virtualTime' in s.clock ? `${s.clock.virtualTime ?? 'unknown'} (virtual)` : `system time ${String(s.clock.systemOffsetMs)} ms offset`],
     ['world', s.world ? `created with ${describeOptions(s.world.created as Record<string, unknown>)}`
@@ -116,7 +117,7 @@ export async function stateMain(argv: string[], io: StateIo = { out: process.std
       const s = summary(dir);
       io.out.write(`${json ? JSON.stringify(s, null, 2) : printSummary(s)}\n`);
     } else if (sub === 'export') {
-      const doc = JSON.stringify({ success: true, ...dumpOf(readState(dir).state.main, TABLE_ORDER) });
+      const doc = JSON.stringify({ success: true, ...dumpOf(readState(dir, undefined, true).state.main, TABLE_ORDER) });
       if (out) writeFileSync(out, `${doc}\n`);
       else io.out.write(`${doc}\n`);
     } else {

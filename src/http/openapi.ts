@@ -150,7 +150,7 @@ function responses(def: RouteDef): Record<string, unknown> {
   for (const [status, schema] of documentedResponses(def)) {
     const example = status >= 400 ? errorExample(def, status) : exampleOf(schema);
     out[String(status)] = {
-      description: STATUS_DESCRIPTIONS[status] ?? 'Answer',
+      description: status === 413 && def.id === 'sim.load' ? 'Request body too large (200 MB)' : STATUS_DESCRIPTIONS[status] ?? 'Answer',
       ...(status === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}),
       content: { 'application/json': { schema, example } },
     };
@@ -186,8 +186,9 @@ export function buildOpenApi(routes: readonly RouteDef[] = ROUTES, options: Open
       title: 'compsim: agent trading-competition API (offline reference server)',
       version: options.version,
       description: [
-        'An offline, deterministic stand-in for the agent trading-competition HTTP API: the current agent-based generation, the',
-        'legacy team-based one, and compsim\'s own simulation control API (`/api/sim/*`). Every error answer is the envelope',
+        'An offline, deterministic stand-in for the agent trading-competition HTTP API: the current agent-based generation,',
+        options.simApi === false ? 'and the legacy team-based one.' : 'the legacy team-based one, and compsim\'s own simulation control API (`/api/sim/*`).',
+        'Every error answer is the envelope',
         '`{"success": false, "error": "<message>"}`. Times are ISO-8601 instants of the world\'s virtual clock.',
       ].join(' '),
       license: { name: 'MIT', identifier: 'MIT' },

@@ -56,6 +56,17 @@ export interface AuxState {
    * mutate a capture.
    */
   version?(): number;
+  /**
+   * Optional, for a state of many small entries, too big to capture on every transaction. Its
+   * capture is then a list of `[key, ...values]` entries, and these replace the captures a store
+   * takes around each transaction: `begin` at its start, `rollback` when it fails, and
+   * `takeChanges(all)` after it: the entries changed since the last call (`[key]` alone removes
+   * one; a set entry goes to the end unless its key is present), or undefined while fewer are
+   * pending than make a record worth writing (unless `all`: then every pending one).
+   */
+  begin?(): void;
+  rollback?(): void;
+  takeChanges?(all: boolean): unknown[] | undefined;
 }
 
 /** Opaque in-memory snapshot. */

@@ -7,6 +7,9 @@ import { nextBadgeRefreshAt, refreshCompetitionBadges } from '../domain/inferenc
 import { endCompetitionWithTeams } from '../domain/legacy/admin-lifecycle.js';
 import { periodicSnapshot, startCompetitionTx } from '../domain/competitions/lifecycle.js';
 import type { Competition } from '../domain/model.js';
+import { activeAgentIds } from '../domain/trading/portfolio.js';
+import type { Tables } from '../domain/tables.js';
+import type { ReadTx } from '../ports/store.js';
 
 /** Kinds of job, in the order they run when due at the same instant. */
 export const JOB_ORDER = ['start', 'script', 'snapshot', 'badge', 'end'] as const;
@@ -20,6 +23,28 @@ export function nextSnapshotAt(c: Competition, interval: number): number | null 
   const last = c.lastSnapshotAt ?? c.startDate;
   const k = Math.floor((last - c.startDate) / interval) + 1;
   return c.startDate + k * interval;
+}
+
+/** Most portfolio snapshot rows one move of the clock through the sim API may create. */
+export const MAX_MOVE_SNAPSHOT_ROWS = 500_000;
+
+/**
+ * Portfolio snapshot rows that moving the clock to `until` would create, counted before anything
+ * runs: for each active competition (or pending one that starts by then), its periodic rounds due
+ * by `until` (and before its end) times its active participants; a round without participants
+ * counts as one, since it still runs.
+ */
+export function snapshotRowsUntil(tx: ReadTx<Tables>, until: number, interval: number): number {
+  let rows = 0;
+  for (const c of tx.all('competitions')) {
+    const starts = c.status === 'pending' && !c.sandboxMode && c.startDate !== null && c.startDate <= until;
+    if (c.status !== 'active' && !starts) continue;
+    const next = nextSnapshotAt(c, interval);
+    const last = c.endDate === null ? until : Math.min(until, c.endDate - 1);
+    if (next === null || next > last) continue;
+    rows += (Math.floor((last - next) / interval) + 1) * Math.max(1, activeAgentIds(tx, c.id).length);
+  }
+  return rows;
 }
 
 /** Every job the stored state makes due at or before `until`. */

@@ -161,7 +161,7 @@ async function advance(ms) {
     if (r.status === 404) state.simApi = false;
     return;
   }
-  say(`Advanced to ${fmtTime(r.body.now)}; ${r.body.jobs.length} scheduled jobs ran.`);
+  say(`Advanced to ${fmtTime(r.body.now)}; ${Object.values(r.body.ran).reduce((a, b) => a + b, 0)} scheduled jobs ran.`);
   await refresh();
 }
 

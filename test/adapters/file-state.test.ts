@@ -1,13 +1,15 @@
 // The file store's state directory: torn ends cut with a notice, corruption and newer versions refused, group commit, compaction, the lock.
 import { expect } from 'chai';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import * as zlib from 'node:zlib';
 import { crc32Fallback } from '../../src/adapters/file/crc32.js';
 import { FileStore, type FileStoreOptions } from '../../src/adapters/file/file-store.js';
 import { encodeFrame, scanFrames } from '../../src/adapters/file/frame.js';
+import { readState } from '../../src/adapters/file/recovery.js';
 import { listStateFiles } from '../../src/adapters/file/state-files.js';
+import { RateLimiter } from '../../src/http/rate-limit.js';
 import { Counter, SCHEMA, type T } from './store-contract.js';
 
 const dirs: string[] = [];
@@ -90,6 +92,57 @@ describe('FileStore state directory', () => {
     const { store, notices } = openStore(dir);
     expect(await store.dump()).to.deep.equal(before);
     expect(notices.join('\n')).to.include('zero-filled end');
+    await store.close();
+  });
+
+  const INSPECT = (dir: string) => `Run \`compsim state inspect ${dir}\` to see what the directory still holds. compsim never loads a partial state: `
+    + 'restore the directory from a backup, or start with another --state directory';
+
+  it('refuses a journal cut short of its last acknowledged record, naming the file, the missing records and state inspect', async () => {
+    const dir = fresh();
+    await fill(dir, 40);
+    const file = lastJournal(dir);
+    const { frames } = scanFrames(readFileSync(file), file, false);
+    const acked = JSON.parse(frames.at(-1)!.payload.toString()).seq as number;
+    const half = Math.floor(statSync(file).size / 2);
+    truncateSync(file, half);
+    const left = scanFrames(readFileSync(file), file, true).frames.at(-1)!;
+    const kept = JSON.parse(left.payload.toString()).seq as number;
+    const err = await reopenError(dir);
+    expect(err.message).to.equal(`corrupt state file ${file} at byte offset ${half}: the journal ends at record ${kept}, but records up to ${acked} `
+      + `were acknowledged: records ${kept + 1}..${acked} are missing (the file was truncated). ${INSPECT(dir)}`);
+    expect(statSync(file).size).to.equal(half);
+    // state inspect reads it anyway and reports the loss.
+    const { state, report } = readState(dir, undefined, true);
+    expect(report.missing).to.equal(`${file}: the journal ends at record ${kept}, but records up to ${acked} were acknowledged: records ${kept + 1}..${acked} are missing (the file was truncated)`);
+    expect(state.seq).to.equal(kept);
+  });
+
+  it('refuses a journal emptied or cut inside its header where no snapshot exists, and leaves the directory as it was', async () => {
+    for (const bytes of [0, 5, 10]) {
+      const dir = fresh();
+      await fill(dir, 3);
+      const file = lastJournal(dir);
+      truncateSync(file, bytes);
+      const err = await reopenError(dir);
+      expect(err.message).to.equal(`corrupt state file ${file} at byte offset ${bytes}: the file has no complete header (${bytes} bytes): `
+        + `it was truncated or emptied, and every record it held is missing. ${INSPECT(dir)}`);
+      expect(readdirSync(dir)).to.deep.equal([basename(file)]);
+      expect(statSync(file).size).to.equal(bytes);
+    }
+  });
+
+  it('reads a journal written before marks existed, and goes on in a new file instead of writing over its header', async () => {
+    const dir = fresh();
+    await fill(dir, 5);
+    const file = lastJournal(dir);
+    const buf = readFileSync(file);
+    writeFileSync(file, buf.subarray(scanFrames(buf, file, false).frames[1]!.offset)); // without its mark frame
+    const before = await fill(dir, 3);
+    expect(listStateFiles(dir).journals.map((j) => j.name)).to.have.length(2);
+    expect(readFileSync(file).subarray(0, 40).equals(buf.subarray(scanFrames(buf, file, false).frames[1]!.offset).subarray(0, 40))).to.equal(true);
+    const { store } = openStore(dir);
+    expect(await store.dump()).to.deep.equal(before);
     await store.close();
   });
 
@@ -176,6 +229,30 @@ describe('FileStore state directory', () => {
       expect(next.notices.join('\n'), stale).to.include('taking over the stale lock');
       await next.store.close();
     }
+  });
+
+  it('journals rate-limit windows as changes, a few bytes per request, and gets them back', async () => {
+    const dir = fresh();
+    const open = () => {
+      const store = new FileStore<T>(SCHEMA, { dir });
+      const limiter = new RateLimiter();
+      store.attach('rateLimits', limiter);
+      return { store, limiter };
+    };
+    const { store, limiter } = open();
+    await store.dump();
+    const before = statSync(lastJournal(dir)).size;
+    for (let i = 0; i < 2000; i++) await store.transact(() => limiter.consume(`key${i}`, '/api/agents', 0));
+    await store.transact((tx) => tx.put('items', { id: 'x', group: null, n: 1 })); // the last pending changes ride along
+    const perRequest = (statSync(lastJournal(dir)).size - before) / 2000;
+    expect(perRequest).to.be.below(150); // three windows a request; the whole map each time was tens of kilobytes
+    const windows = limiter.capture();
+    await store.close();
+    const again = open();
+    await again.store.dump();
+    expect(again.limiter.capture()).to.deep.equal(windows);
+    expect(again.limiter.kept).to.equal(6000);
+    await again.store.close();
   });
 
   it('computes the same CRC-32 as zlib with the fallback table', () => {

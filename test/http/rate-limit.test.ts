@@ -1,6 +1,6 @@
 // Upstream's rate limits on virtual time: per-agent buckets, 429 with Retry-After, admin and /api/sim exempt, off by default.
 import { expect } from 'chai';
-import { bucketsFor, limiterKey, RateLimiter } from '../../src/http/rate-limit.js';
+import { bucketsFor, limiterKey, MAX_WINDOWS, RateLimiter } from '../../src/http/rate-limit.js';
 import { expectError } from '../helpers/actors.js';
 import { ADMIN_KEY } from '../helpers/server.js';
 import { startArena, TOK, usdcOnly, type Arena } from '../helpers/trading.js';
@@ -31,6 +31,21 @@ describe('RateLimiter', () => {
     expect(rl.consume('k', '/api/agent/balances', 21_000)).to.deep.equal({ msBeforeNext: 40_000, resetAt: 61_000 });
     expect(rl.consume('k', '/api/agent/balances', 61_000)).to.equal(null);
     expect(rl.consume('other', '/api/agent/balances', 21_000)).to.equal(null);
+  });
+
+  it('drops a window once it has passed, and keeps at most MAX_WINDOWS, dropping the oldest', () => {
+    const rl = new RateLimiter();
+    for (let i = 0; i < 100; i++) rl.consume(`k${i}`, '/api/trade/execute', 0);
+    expect(rl.kept).to.equal(300);
+    rl.consume('late', '/api/competitions', 60_000); // the minute windows have passed, the hourly ones not yet
+    expect(rl.kept).to.equal(102);
+    rl.consume('later', '/api/competitions', 3_600_000); // late's hourly window is still open
+    expect(rl.kept).to.equal(3);
+    for (let i = 0; i < MAX_WINDOWS; i++) rl.consume(`d${i}`, '/api/competitions', 3_600_000 + i);
+    expect(rl.kept).to.equal(MAX_WINDOWS);
+    const ids = (rl.capture() as [string][]).map((e) => e[0]);
+    expect(ids.filter((id) => id.startsWith('global:')).slice(0, 1)).to.deep.equal([`global:d${MAX_WINDOWS / 2}`]);
+    expect(ids).to.include(`hourly:d${MAX_WINDOWS - 1}`).and.not.include('hourly:late');
   });
 
   it('captures and applies its windows (snapshots replay the same refusals)', () => {

@@ -93,27 +93,48 @@ describe('/api/sim/clock', () => {
     expect((await s.call('GET', '/api/sim/clock', { key: ADMIN_KEY })).body).to.deep.equal({ success: true, now: '2025-06-02T12:00:00.000Z' });
   });
 
-  it('advances and runs the due portfolio snapshots in order (200)', async () => {
+  it('advances and runs the due portfolio snapshots in order, answering counts per kind, the jobs on request (200)', async () => {
     const res = await clock({ advanceMs: 11 * 60_000 });
     expect(res.status).to.equal(200);
-    expect(res.body).to.deep.equal({
-      success: true, now: '2025-06-02T12:11:00.000Z',
+    expect(res.body).to.deep.equal({ success: true, now: '2025-06-02T12:11:00.000Z', ran: { snapshot: 2 } });
+    const detailed = await clock({ advanceMs: 11 * 60_000, details: true });
+    expect(detailed.body).to.deep.equal({
+      success: true, now: '2025-06-02T12:22:00.000Z', ran: { snapshot: 2 },
       jobs: [
-        { kind: 'snapshot', competitionId: spring, at: '2025-06-02T12:05:00.000Z' },
-        { kind: 'snapshot', competitionId: spring, at: '2025-06-02T12:10:00.000Z' },
+        { kind: 'snapshot', competitionId: spring, at: '2025-06-02T12:15:00.000Z' },
+        { kind: 'snapshot', competitionId: spring, at: '2025-06-02T12:20:00.000Z' },
       ],
     });
   });
 
+  it('lists at most 1000 jobs with details, and says how many it left out (200)', async () => {
+    const res = await clock({ set: '2025-06-06T12:00:00Z', details: true });
+    expect(res.body.ran).to.deep.equal({ snapshot: 2016, start: 1 });
+    expect(res.body.jobs).to.have.length(1000);
+    expect(res.body.jobsOmitted).to.equal(1017);
+  });
+
+  it('refuses a move that would create more snapshot rows than one request may, before running anything (400)', async () => {
+    // A competition without an end date, two participants: 10 years of 5-minute rounds.
+    const agents = [await createAgent(s, ADMIN_KEY, 'Long A'), await createAgent(s, ADMIN_KEY, 'Long B')];
+    const started = await s.call('POST', '/api/admin/competition/start', { key: ADMIN_KEY, body: { name: 'Forever', agentIds: agents.map((a) => a.agentId) } });
+    expect(started.status, JSON.stringify(started.body)).to.equal(200);
+    // 1,051,200 (or 1,007,856) rounds x 2, plus the demo's two competitions up to their ends: 2,015 rounds x 3 and x 2.
+    const cases = [[{ advanceMs: 10 * 365 * 24 * 3_600_000 }, 'advanceMs', 2_112_475], [{ set: '2035-01-01T00:00:00Z' }, 'set', 2_025_787]] as const;
+    for (const [body, where, rows] of cases) {
+      expectError(await clock(body), 400, `Invalid request: ${where} (the move would create ${rows} portfolio snapshot rows `
+        + '(competitions x participants x snapshot rounds), more than the 500000 one request may create: move the clock in smaller steps)');
+    }
+    expect((await s.call('GET', '/api/sim/clock', { key: ADMIN_KEY })).body.now).to.equal('2025-06-02T12:00:00.000Z');
+  });
+
   it('sets the time forward, auto-starting and auto-ending competitions (200)', async () => {
-    const started = await clock({ set: '2025-06-03T12:00:00Z' });
+    const started = await clock({ set: '2025-06-03T12:00:00Z', details: true });
     expect(started.body.now).to.equal('2025-06-03T12:00:00.000Z');
     expect(started.body.jobs).to.deep.include({ kind: 'start', competitionId: summer, at: '2025-06-03T12:00:00.000Z' });
     expect(await status(summer)).to.equal('active');
-    const ended = await clock({ set: '2025-06-09T12:00:00.000Z' });
-    expect(ended.body.jobs.filter((j: { kind: string }) => j.kind === 'end')).to.deep.equal([
-      { kind: 'end', competitionId: spring, at: '2025-06-09T12:00:00.000Z' },
-    ]);
+    const ended = await clock({ set: '2025-06-09T12:00:00.000Z', details: true });
+    expect(ended.body.ran.end).to.equal(1);
     expect(await status(spring)).to.equal('ended');
   });
 

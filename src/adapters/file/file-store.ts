@@ -152,7 +152,7 @@ export class FileStore<T> implements Store<T>, JournalSource {
     this.memory.exclusive((st) => {
       st.restore(snapshotOfMaps(rec.main.tables, rec.main.seqs, rec.main.aux));
       sink.active = this;
-      this.baseline = new Map([...this.auxes].map(([n, a]) => [n, JSON.stringify(a.capture())]));
+      this.setBaseline(Object.fromEntries([...this.auxes].map(([n, a]) => [n, a.capture()])));
     });
     sink.recovered = null;
     sink.maybeCompact();
@@ -230,6 +230,7 @@ export class FileStore<T> implements Store<T>, JournalSource {
     const aux: string[] = [];
     const changed: [string, string][] = [];
     for (const [n, a] of this.auxes) {
+      if (a.takeChanges) continue;
       const v = a.capture();
       if (v === undefined) continue;
       const j = JSON.stringify(v);
@@ -237,10 +238,18 @@ export class FileStore<T> implements Store<T>, JournalSource {
       aux.push(`${JSON.stringify(n)}:${j}`);
       changed.push([n, j]);
     }
-    if (ops.length === 0 && seqs.size === 0 && aux.length === 0) return 0;
+    // Aux states that report changes: theirs ride with this record, or make one once enough are pending.
+    const all = ops.length > 0 || seqs.size > 0 || aux.length > 0;
+    const deltas: string[] = [];
+    for (const [n, a] of this.auxes) {
+      const d = a.takeChanges?.(all);
+      if (d) deltas.push(`${JSON.stringify(n)}:${JSON.stringify(d)}`);
+    }
+    if (!all && deltas.length === 0) return 0;
     let body = `"k":"tx","ops":${JSON.stringify(ops)}`;
     if (seqs.size > 0) body += `,"seqs":${JSON.stringify(Object.fromEntries(seqs))}`;
     if (aux.length > 0) body += `,"aux":{${aux.join(',')}}`;
+    if (deltas.length > 0) body += `,"auxChanges":{${deltas.join(',')}}`;
     const seq = sink.append(`${body}}`);
     for (const [n, j] of changed) this.baseline.set(n, j);
     return seq;
@@ -258,7 +267,9 @@ export class FileStore<T> implements Store<T>, JournalSource {
     return seq;
   }
 
+  /** The journal now holds these aux states whole: changes pending before are in them. */
   private setBaseline(aux: Record<string, unknown>): void {
     this.baseline = new Map(Object.entries(aux).map(([n, v]) => [n, JSON.stringify(v)]));
+    for (const a of this.auxes.values()) a.takeChanges?.(true);
   }
 }

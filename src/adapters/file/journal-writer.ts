@@ -1,13 +1,22 @@
 // Append-only journal writer with group commit: records appended while an fsync runs share the next one.
 import { AsyncResource } from 'node:async_hooks';
-import { open, type FileHandle } from 'node:fs/promises';
+import { link, open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeFrame, FORMAT_VERSION } from './frame.js';
 import { fsyncDir, journalName } from './state-files.js';
 
 type Item = { kind: 'record'; buf: Buffer } | { kind: 'rotate'; base: number; aux: Record<string, unknown>; done: (err?: Error) => void };
 
-/** The header frame every journal file starts with. */
+/**
+ * The first frame of a journal file: the seq of the last record known to be on disk (the durable
+ * high-water mark). Its width never changes, so it is overwritten in place after each sync; it
+ * stays within the file's first disk sector, whose writes are atomic.
+ */
+export function journalMark(synced: number): Buffer {
+  return encodeFrame(`{"k":"mark","synced":${String(synced).padStart(16, ' ')}}`);
+}
+
+/** The header frame every journal file has after its mark. */
 export function journalHeader(base: number, aux: Record<string, unknown>): Buffer {
   return encodeFrame(JSON.stringify({ k: 'journal', format: 'compsim-journal', version: FORMAT_VERSION, base, aux }));
 }
@@ -16,6 +25,9 @@ export function journalHeader(base: number, aux: Record<string, unknown>): Buffe
  * Appends framed records to the current journal file. `append` only queues (it runs inside a
  * store call and never waits); one flush loop writes everything queued, then
  * `datasync`s once, then releases every waiter up to the last record written: group commit.
+ * After each sync the file's mark is overwritten with the last synced seq (it reaches the disk
+ * with the next sync at the latest), so a restart can tell a torn unacknowledged tail from a
+ * file that lost acknowledged records.
  * A rotation switches to a new file (the old one synced first, the new one synced with its
  * directory before any record in it is reported durable). A write or sync error is final: the
  * writer fails every waiter and refuses further records (fail-stop; restart to recover).
@@ -51,15 +63,25 @@ export class JournalWriter {
 
   private readonly startLoop: () => void;
 
-  /** Creates a new journal file (exclusively) holding only its header, synced with its directory. */
+  /**
+   * Creates a new journal file holding only its mark and header, synced with its directory. It is
+   * written as a `.tmp` file and linked into place (failing if the name exists), so a journal file
+   * is never seen without its complete header.
+   */
   static async create(dir: string, base: number, aux: Record<string, unknown>): Promise<{ fh: FileHandle; bytes: number }> {
-    const fh = await open(join(dir, journalName(base)), 'wx');
-    const header = journalHeader(base, aux);
-    await fh.write(header, 0, header.length);
-    await fh.datasync();
+    const path = join(dir, journalName(base));
+    const head = Buffer.concat([journalMark(base - 1), journalHeader(base, aux)]);
+    const fh = await open(`${path}.tmp`, 'w');
+    try {
+      await fh.write(head, 0, head.length);
+      await fh.datasync();
+    } finally {
+      await fh.close();
+    }
+    await link(`${path}.tmp`, path);
+    await unlink(`${path}.tmp`);
     await fsyncDir(dir);
-    await fh.close();
-    return { fh: await open(join(dir, journalName(base)), 'a'), bytes: header.length };
+    return { fh: await open(path, 'r+'), bytes: head.length };
   }
 
   /** Seq of the last record appended (durable or not). */
@@ -111,6 +133,7 @@ export class JournalWriter {
   async close(): Promise<void> {
     try {
       await this.drain();
+      await this.fh.datasync(); // the last mark too
     } finally {
       await this.fh.close();
     }
@@ -149,6 +172,7 @@ export class JournalWriter {
         await this.fh.datasync();
         this.syncs += 1;
         this.durableSeq = upto;
+        if (this.base <= upto) await this.writeAt(journalMark(upto), 0);
         this.release();
         this.onFlushed();
       }
@@ -166,8 +190,13 @@ export class JournalWriter {
   private async write(bufs: Buffer[]): Promise<void> {
     if (bufs.length === 0) return;
     const all = bufs.length === 1 ? bufs[0]! : Buffer.concat(bufs);
-    for (let off = 0; off < all.length;) off += (await this.fh.write(all, off, all.length - off)).bytesWritten;
+    await this.writeAt(all, this.bytes);
     this.bytes += all.length;
+  }
+
+  /** Writes at an explicit position (the file is open `r+`, not for appending, so the mark can be rewritten). */
+  private async writeAt(buf: Buffer, position: number): Promise<void> {
+    for (let off = 0; off < buf.length;) off += (await this.fh.write(buf, off, buf.length - off, position + off)).bytesWritten;
   }
 
   private release(): void {

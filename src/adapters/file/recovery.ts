@@ -27,11 +27,14 @@ export interface ReplayState {
 /** What was read, for `state inspect` and the startup log. */
 export interface ReplayReport {
   snapshot: { name: string; seq: number; bytes: number } | null;
-  journals: { name: string; base: number; bytes: number; records: number; lastSeq: number; headerOk: boolean }[];
+  /** `marked`: the file starts with a mark frame (files written before marks existed do not). */
+  journals: { name: string; base: number; bytes: number; records: number; lastSeq: number; headerOk: boolean; marked: boolean }[];
   /** Records applied after the snapshot. */
   replayed: number;
   torn: (TornTail & { file: string }) | null;
   temps: string[];
+  /** Acknowledged records found missing (only when read with `lenient`, which reports instead of throwing). */
+  missing: string | null;
 }
 
 /** Record fields shared by every journal record. */
@@ -61,6 +64,16 @@ export function dumpOf(img: StoreImage, tableOrder: readonly string[] = []): Sto
   };
 }
 
+/** Applies an aux state's reported changes (see `AuxState.takeChanges`) to its captured `[key, ...values]` entries. */
+function applyChanges(captured: unknown, changes: unknown[][]): unknown[][] {
+  const m = new Map(((captured ?? []) as unknown[][]).map((e) => [e[0], e]));
+  for (const e of changes) {
+    if (e.length === 1) m.delete(e[0]);
+    else m.set(e[0], e);
+  }
+  return [...m.values()];
+}
+
 /** Applies one journal record (any kind) to the state. */
 export function applyRecord(state: ReplayState, rec: Record<string, any>): void {
   switch (rec.k) {
@@ -74,6 +87,7 @@ export function applyRecord(state: ReplayState, rec: Record<string, any>): void 
       }
       for (const [n, v] of Object.entries((rec.seqs ?? {}) as Record<string, number>)) state.main.seqs.set(n, v);
       for (const [n, v] of Object.entries((rec.aux ?? {}) as Record<string, unknown>)) state.main.aux.set(n, v);
+      for (const [n, d] of Object.entries((rec.auxChanges ?? {}) as Record<string, unknown[][]>)) state.main.aux.set(n, applyChanges(state.main.aux.get(n), d));
       break;
     }
     case 'state':
@@ -126,11 +140,19 @@ function readSnapshot(dir: string, name: string, state: ReplayState): number {
 /**
  * Reads `dir` into a state: the newest snapshot, then the journal records after it. Records must
  * follow each other without a gap; only the end of the last journal file may be torn (reported,
- * not cut: the caller decides). Throws StateCorruptError naming the file and offset otherwise.
+ * not cut: the caller decides), and only past the file's mark (records never acknowledged).
+ * Throws StateCorruptError naming the file and offset otherwise; `lenient` reports lost
+ * acknowledged records in `report.missing` instead (for `state inspect`).
  */
-export function readState(dir: string, files: StateFiles = listStateFiles(dir)): { state: ReplayState; report: ReplayReport } {
+export function readState(dir: string, files: StateFiles = listStateFiles(dir), lenient = false): { state: ReplayState; report: ReplayReport } {
   const state: ReplayState = { main: emptyImage(), meta: null, named: new Map(), seq: 0, lastWrite: null };
-  const report: ReplayReport = { snapshot: null, journals: [], replayed: 0, torn: null, temps: files.temps };
+  const report: ReplayReport = { snapshot: null, journals: [], replayed: 0, torn: null, temps: files.temps, missing: null };
+  /** Acknowledged records are gone: refused, or only reported for `state inspect`. */
+  const lost = (file: string, offset: number, reason: string) => {
+    const err = new StateCorruptError(file, offset, `${reason}. Run \`compsim state inspect ${dir}\` to see what the directory still holds`);
+    if (!lenient) throw err;
+    report.missing = `${file}: ${reason}`;
+  };
   const snap = files.snapshots.at(-1);
   if (snap) report.snapshot = { name: snap.name, seq: snap.seq, bytes: readSnapshot(dir, snap.name, state) };
   if (snap && state.seq !== snap.seq) throw new StateCorruptError(join(dir, snap.name), 0, `holds seq ${state.seq}, its name says ${snap.seq}`);
@@ -141,15 +163,21 @@ export function readState(dir: string, files: StateFiles = listStateFiles(dir)):
     const last = i === files.journals.length - 1;
     const { frames, torn } = scanFrames(readFileSync(file), file, last);
     if (torn) report.torn = { ...torn, file };
-    const entry = { name: j.name, base: j.base, bytes: statSync(file).size, records: 0, lastSeq: j.base - 1, headerOk: false };
+    const entry = { name: j.name, base: j.base, bytes: statSync(file).size, records: 0, lastSeq: j.base - 1, headerOk: false, marked: false };
     report.journals.push(entry);
     if (j.base > state.seq + 1) throw new StateCorruptError(file, 0, `records ${state.seq + 1}..${j.base - 1} are missing (no snapshot or journal holds them)`);
-    if (frames.length === 0 && last) return; // the header itself was torn: nothing was acknowledged here
-    const head = frames[0] ? parseFrame<Record<string, any>>(frames[0], file) : null;
-    if (!head || head.k !== 'journal' || head.base !== j.base) throw new StateCorruptError(file, 0, 'not a compsim journal (bad header frame)');
+    // A journal file appears with its header complete (written aside, then linked into place), so a shorter one was cut.
+    if (!frames[0]) return lost(file, entry.bytes, `the file has no complete header (${entry.bytes} bytes): it was truncated or emptied, and every record it held is missing`);
+    // The mark frame (absent in files written before it existed) holds the last seq synced into this file.
+    const zero = parseFrame<Record<string, any>>(frames[0], file);
+    const mark = zero.k === 'mark' ? Number(zero.synced) : null;
+    const first = mark === null ? 0 : 1;
+    const head = frames[first] ? parseFrame<Record<string, any>>(frames[first], file) : null;
+    if (!head || head.k !== 'journal' || head.base !== j.base) throw new StateCorruptError(file, frames[first]?.offset ?? 0, 'not a compsim journal (bad header frame)');
     entry.headerOk = true;
+    entry.marked = mark !== null;
     if (j.base === state.seq + 1) for (const [n, v] of Object.entries(head.aux ?? {})) state.main.aux.set(n, v);
-    for (const f of frames.slice(1)) {
+    for (const f of frames.slice(first + 1)) {
       const rec = parseFrame<RecordBase & Record<string, any>>(f, file);
       entry.records += 1;
       entry.lastSeq = rec.seq;
@@ -161,6 +189,11 @@ export function readState(dir: string, files: StateFiles = listStateFiles(dir)):
         throw new StateCorruptError(file, f.offset, (err as Error).message);
       }
       report.replayed += 1;
+    }
+    // Only records after the mark (never acknowledged) may be torn off; fewer than it means acknowledged records were lost.
+    if (mark !== null && entry.lastSeq < mark) {
+      lost(file, entry.bytes, `the journal ends at record ${entry.lastSeq}, but records up to ${mark} were acknowledged: `
+        + `records ${entry.lastSeq + 1}..${mark} are missing (the file was truncated)`);
     }
   });
   return { state, report };

@@ -114,11 +114,11 @@ export class StateDir {
       const flushed = () => self?.maybeCompact();
       const failed = (err: Error) => log.warn(`${err.message}; every store call now fails until compsim is restarted on ${dir}`);
       let self: StateDir | undefined;
-      if (last && lastFile && last.name === lastFile.name && last.headerOk && last.lastSeq === state.seq) {
+      // Appends go on in the last file, unless it predates marks (its mark would be written over its header).
+      if (last && lastFile && last.name === lastFile.name && last.marked && last.lastSeq === state.seq) {
         const path = join(dir, last.name);
-        writer = new JournalWriter(dir, await open(path, 'a'), last.base, statSync(path).size, state.seq, flushed, failed);
+        writer = new JournalWriter(dir, await open(path, 'r+'), last.base, statSync(path).size, state.seq, flushed, failed);
       } else {
-        if (lastFile && !last?.headerOk && lastFile.base === state.seq + 1) unlinkSync(join(dir, lastFile.name)); // torn header
         const created = await JournalWriter.create(dir, state.seq + 1, Object.fromEntries(state.main.aux));
         writer = new JournalWriter(dir, created.fh, state.seq + 1, created.bytes, state.seq, flushed, failed);
       }

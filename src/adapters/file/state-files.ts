@@ -1,5 +1,5 @@
 // State directory files: names, listing, the one-process lock, atomic writes and directory fsync.
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -83,18 +83,27 @@ function startTime(pid: number): string | null {
   }
 }
 
-/** Who holds the lock of `dir`: its pid and whether that process is alive; null when unlocked. */
-export function lockHolder(dir: string): { pid: number | null; alive: boolean } | null {
-  let text: string;
+/** Reads a lock file; null when there is none. */
+function readLock(path: string): string | null {
   try {
-    text = readFileSync(join(dir, LOCK_FILE), 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
+}
+
+/** The pid a lock file names and whether that process is alive. */
+function holderOf(text: string): { pid: number | null; alive: boolean } {
   const m = /^(\d+)(?: (\d+))?$/.exec(text.trim());
   const pid = m ? Number(m[1]) : null;
   return { pid, alive: pid !== null && alive(pid, m?.[2] ?? null) };
+}
+
+/** Who holds the lock of `dir`: its pid and whether that process is alive; null when unlocked. */
+export function lockHolder(dir: string): { pid: number | null; alive: boolean } | null {
+  const text = readLock(join(dir, LOCK_FILE));
+  return text === null ? null : holderOf(text);
 }
 
 /** True when `pid` runs and, where the lock recorded a start time, is still the process that wrote it (pids get reused). */
@@ -112,44 +121,65 @@ function alive(pid: number, started: string | null): boolean {
 export interface StateLock { release(): void }
 
 /**
- * Takes the lock of `dir`: `LOCK` created exclusively with this pid (and, on Linux, the process's
- * start time, so a pid reused by another process is not mistaken for the holder). A lock left by a
- * process that no longer runs (a crash) is taken over with a notice; a live holder (this process
- * included) is refused with {@link StateLockedError}.
+ * Takes the lock of `dir`: `LOCK` holding this pid (and, on Linux, the process's start time, so a
+ * pid reused by another process is not mistaken for the holder). The pid is written to a temp file
+ * first and hard-linked into place, so `LOCK` never exists without its pid and the link fails when
+ * it is taken. A lock left by a process that no longer runs (a crash) is taken over with a notice;
+ * a live holder (this process included) is refused with {@link StateLockedError}.
  */
 export function acquireLock(dir: string, warn: (msg: string) => void): StateLock {
   const path = join(dir, LOCK_FILE);
-  for (let attempt = 0; attempt < 3; attempt++) {
+  const started = startTime(process.pid);
+  const stamp = `${process.pid}${started === null ? '' : ` ${started}`}\n`;
+  const temp = join(dir, `${LOCK_FILE}.${process.pid}.new`);
+  const fd = openSync(temp, 'w');
+  try {
+    writeSync(fd, stamp);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    take(path, temp, (pid) => new StateLockedError(`state directory ${dir} is in use by process ${pid} (lock file ${path}): `
+      + 'only one compsim process may open a state directory at a time'), warn);
+  } finally {
+    unlinkSync(temp);
+  }
+  return {
+    release() {
+      if (readLock(path) === stamp) unlinkSync(path);
+    },
+  };
+}
+
+/**
+ * Links `temp` into place as `file`. A stale `file` (its process is dead) is removed only by the
+ * one process that first takes `file~<its content>` the same way, after checking that `file`
+ * still holds that content: only a holder of that name ever removes it, so two processes can
+ * never both remove a stale lock and the second remove the first one's fresh lock.
+ */
+function take(file: string, temp: string, locked: (pid: number | null) => StateLockedError, warn: (msg: string) => void): void {
+  for (let attempt = 0; attempt < 10; attempt++) {
     try {
-      const fd = openSync(path, 'wx');
-      try {
-        const started = startTime(process.pid);
-        writeSync(fd, `${process.pid}${started === null ? '' : ` ${started}`}\n`);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      return {
-        release() {
-          if (lockHolder(dir)?.pid === process.pid) unlinkSync(path);
-        },
-      };
+      linkSync(temp, file);
+      return;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const holder = lockHolder(dir);
-      if (holder?.alive) {
-        throw new StateLockedError(`state directory ${dir} is in use by process ${holder.pid} (lock file ${path}): `
-          + 'only one compsim process may open a state directory at a time');
+    }
+    const text = readLock(file);
+    if (text === null) continue; // released meanwhile
+    const holder = holderOf(text);
+    if (holder.alive) throw locked(holder.pid); // a live holder, or a live process taking over a stale one
+    const breaker = `${file}~${text.trim().replace(/[^0-9a-z]+/gi, '-') || 'empty'}`;
+    take(breaker, temp, locked, warn);
+    try {
+      if (readLock(file) === text) {
+        warn(`taking over the stale lock ${file}${holder.pid === null ? '' : ` of process ${holder.pid}, which is no longer running`}`);
+        unlinkSync(file);
       }
-      if (holder) {
-        warn(`taking over the stale lock ${path}${holder.pid === null ? '' : ` of process ${holder.pid}, which is no longer running`}`);
-        try {
-          unlinkSync(path);
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-        }
-      }
+    } finally {
+      unlinkSync(breaker);
     }
   }
-  throw new StateLockedError(`could not take the lock ${path}: another process keeps taking it`);
+  throw new StateLockedError(`could not take the lock ${file}: another process keeps taking it`);
 }

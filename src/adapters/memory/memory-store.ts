@@ -201,7 +201,7 @@ export class MemoryStore<T> implements Store<T> {
   transactNow<R>(fn: (tx: WriteTx<T>) => R): R {
     return this.exclusive(() => {
       const undo: UndoLog = [];
-      const auxBefore = this.captureAuxList();
+      const auxBefore = this.captureAuxList(false);
       try {
         const result = requireSync(fn(new MemoryWriteTx(this, undo)));
         if (this.sparse.size > 0) this.compactSparse();
@@ -306,7 +306,11 @@ export class MemoryStore<T> implements Store<T> {
       }
     }
     this.sparse.clear();
-    for (let i = 0; i < auxBefore.length; i++) this.auxes[i]!.aux.apply(auxBefore[i]);
+    for (let i = 0; i < auxBefore.length; i++) {
+      const { aux } = this.auxes[i]!;
+      if (aux.rollback) aux.rollback();
+      else aux.apply(auxBefore[i]);
+    }
   }
 
   private compactSparse(): void {
@@ -355,11 +359,16 @@ export class MemoryStore<T> implements Store<T> {
   /**
    * Captures of every aux state, in attach order. An aux state with a `version()` is captured
    * again only once its version changed; otherwise its last capture is reused, and while no
-   * version moved the list itself is the last one (callers only read it).
+   * version moved the list itself is the last one (callers only read it). Before a transaction
+   * (`all` false), an aux state that undoes its own changes is only marked, its entry left stale.
    */
-  private captureAuxList(): unknown[] {
+  private captureAuxList(all = true): unknown[] {
     let same = this.auxList !== null;
     for (const e of this.auxes) {
+      if (!all && e.aux.begin) { // before a transaction: a mark instead of a capture
+        e.aux.begin();
+        continue;
+      }
       const version = e.aux.version?.();
       if (version === undefined) {
         same = false;

@@ -22,6 +22,8 @@ function sim(world: HttpWorld): SimControl {
 }
 
 const now = (world: HttpWorld) => iso(world.deps.clock.now());
+/** Most jobs a clock move lists with `details: true`. */
+export const MAX_JOB_DETAILS = 1000;
 
 /** Journal query -> filter; `since` is a seq (digits) or an ISO time. */
 function journalFilter(q: Record<string, unknown>): JournalFilter {
@@ -69,7 +71,11 @@ export const SIM_ROUTES: RouteDef[] = [
         throw new DomainError('SIM_INVALID', { where: 'body', reason: 'give exactly one of advanceMs or set' });
       }
       const jobs = body.advanceMs !== undefined ? await c.advance(body.advanceMs) : await c.setTime(Date.parse(body.set));
-      return { body: { success: true, now: now(world), jobs: jobs.map(apiJob) } };
+      const ran: Record<string, number> = {};
+      for (const j of jobs) ran[j.kind] = (ran[j.kind] ?? 0) + 1;
+      const details = body.details !== true ? {}
+        : { jobs: jobs.slice(0, MAX_JOB_DETAILS).map(apiJob), ...(jobs.length > MAX_JOB_DETAILS ? { jobsOmitted: jobs.length - MAX_JOB_DETAILS } : {}) };
+      return { body: { success: true, now: now(world), ran, ...details } };
     },
   },
   {

@@ -1,7 +1,7 @@
 // Schemas of the simulation control API (/api/sim/*): reset, clock, prices, tapes, faults, journal query.
 import { CONSTRAINT_METRICS, FAULT_KINDS } from '../../ports/faults.js';
 import type { JSONSchema } from '../route.js';
-import { isoTime, nonEmpty, obj, specificChain, str } from './common.js';
+import { bool, isoTime, nonEmpty, obj, specificChain, str } from './common.js';
 
 /** Longest single move of the virtual clock (10 years): a bound on the scheduler work one call may ask for. */
 export const MAX_CLOCK_JUMP_MS = 10 * 365.25 * 24 * 3_600_000;
@@ -35,7 +35,7 @@ export const resetBody = obj({
 });
 
 /** Exactly one of `advanceMs` and `set` (checked by the handler, which names both). */
-export const clockBody = obj({ advanceMs: { type: 'number', minimum: 0, maximum: MAX_CLOCK_JUMP_MS }, set: isoTime });
+export const clockBody = obj({ advanceMs: { type: 'number', minimum: 0, maximum: MAX_CLOCK_JUMP_MS }, set: isoTime, details: bool });
 
 /** `POST /api/sim/prices`. */
 export const pricesBody = obj({

@@ -21,7 +21,7 @@ export const STATUS_DESCRIPTIONS: Record<number, string> = {
   403: 'Forbidden: not allowed for this caller (inactive admin, deactivated team, not a participant, ...)',
   404: 'Not found',
   409: 'Conflict with an existing entity',
-  413: 'Request body too large (1 MB; 200 MB for /api/sim/load)',
+  413: 'Request body too large (1 MB)',
   429: 'Rate limit exceeded (upstream limits when enabled, or an injected rateLimit fault); see Retry-After',
   500: 'Internal Server Error (always a compsim bug)',
 };

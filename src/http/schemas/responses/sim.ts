@@ -29,7 +29,11 @@ const sim = (r: Responses, ...statuses: number[]): Responses => ({ ...r, ...erro
 
 export const resetResponses = sim({ 200: ok({ seed: { type: ['number', 'string'] }, now: dateTime, adminKey: nullable(string) }) }, 400);
 export const clockGetResponses = sim({ 200: now });
-export const clockSetResponses = sim({ 200: ok({ now: dateTime, jobs: arrayOf(SimJob) }) }, 400);
+/** Jobs run per kind (kinds that ran); with `details`, the first jobs themselves and how many were left out. */
+export const clockSetResponses = sim({
+  200: ok({ now: dateTime, ran: { type: 'object', additionalProperties: integer } },
+    { optional: { jobs: arrayOf(SimJob), jobsOmitted: integer } }),
+}, 400);
 export const pricesSetResponses = sim({ 200: ok({ overrides: arrayOf(PriceOverride) }) }, 400);
 export const pricesListResponses = sim({ 200: ok({ overrides: arrayOf(PriceOverride), tapes: arrayOf(string) }) });
 export const okOnlyResponses = sim({ 200: okOnly });
