@@ -1,4 +1,5 @@
 // Competition creation and update: defaults, arena rules, trading constraints, rewards, initial balances.
+import { pairKey } from '../data/keys.js';
 import type { ReadTx, WriteTx } from '../../ports/store.js';
 import { defaultArenaId, isCompatible, requireArena } from './arenas.js';
 import { resolveInitialBalances } from '../trading/balances.js';
@@ -8,7 +9,6 @@ import type {
   Competition, CompetitionType, Principal, CrossChainTradingType, InitialBalance, Reward, TradingConstraints,
 } from '../model.js';
 import type { Tables } from '../tables.js';
-import { pairKey } from '../data/keys.js';
 
 /** Competition fields as an admin gives them (dates already in epoch ms). */
 export interface CompetitionInput {

@@ -2,6 +2,7 @@
 import type { ReadTx } from '../../ports/store.js';
 import type { Principal } from '../model.js';
 import type { Tables } from '../tables.js';
+import { pairKey } from './keys.js';
 
 /** What a memo derives from: declared once per use (module level, immutable); each world gets its own {@link TableMemo} of it. */
 export interface MemoDef<V> {
@@ -59,13 +60,15 @@ function sameVersions(a: readonly number[], b: readonly number[]): boolean {
 /** Principals of usable keys of one table, with the table version they were read at. */
 export type PrincipalsByKey = Map<string, { version: number; principal: Principal }>;
 
-/** Distinct token addresses kept before the interning table starts over (it is a memo only). */
-const TOKENS_KEPT = 1 << 18;
+/** Distinct strings an interning table keeps before it starts over (it is a memo only). */
+const INTERNED_KEPT = 1 << 18;
 
 /** The caches of one world (`deps.caches`). */
 export class Caches {
   private readonly memos = new Map<MemoDef<unknown>, TableMemo<unknown>>();
   private readonly tokens = new Map<string, string>();
+  private readonly pairs = new Map<string, Map<string, string>>();
+  private pairCount = 0;
   /** Principals by API key (domain/access/auth.ts). */
   readonly principals: Readonly<Record<'agents' | 'admins', PrincipalsByKey>> = { agents: new Map(), admins: new Map() };
 
@@ -77,6 +80,28 @@ export class Caches {
   }
 
   /**
+   * {@link pairKey}`(a, b)` as the same string object for the same pair. A freshly concatenated
+   * key costs a flatten and a hash on every store lookup (a trade makes several); an interned one
+   * is hashed once. Same characters, so no result changes.
+   */
+  pairKey(a: string, b: string): string {
+    let inner = this.pairs.get(a);
+    if (inner === undefined) this.pairs.set(a, (inner = new Map()));
+    let key = inner.get(b);
+    if (key === undefined) {
+      if (this.pairCount >= INTERNED_KEPT) {
+        this.pairs.clear();
+        this.pairCount = 0;
+        this.pairs.set(a, (inner = new Map()));
+      }
+      key = pairKey(a, b);
+      inner.set(b, key);
+      this.pairCount += 1;
+    }
+    return key;
+  }
+
+  /**
    * `address` as the first string object stored with these characters. Stored trades and balance
    * rows keep their token addresses; without this, a world keeps the copies its request bodies
    * parsed (about 64 bytes each, two per trade) instead of sharing one. Same characters, so no
@@ -85,7 +110,7 @@ export class Caches {
   internToken(address: string): string {
     const known = this.tokens.get(address);
     if (known !== undefined) return known;
-    if (this.tokens.size >= TOKENS_KEPT) this.tokens.clear();
+    if (this.tokens.size >= INTERNED_KEPT) this.tokens.clear();
     this.tokens.set(address, address);
     return address;
   }

@@ -1,4 +1,5 @@
 // Competition leaderboards: the value source behind every ranking (upstream's getLeaderboard) and the older era's leaderboard view.
+import { pairKey } from '../data/keys.js';
 import type { ReadTx } from '../../ports/store.js';
 import { activeCompetitions, requireCompetition } from '../competitions/create.js';
 import type { Deps } from '../deps.js';
@@ -7,7 +8,6 @@ import type { Agent, Competition, CompetitionAgent, PortfolioSnapshot, Principal
 import { activeAgentIds, latestSnapshot, latestSnapshots, portfolioValue } from '../trading/portfolio.js';
 import { isMetricRanked, metricRanking, type RiskMetrics } from './risk-metrics.js';
 import type { Tables } from '../tables.js';
-import { pairKey } from '../data/keys.js';
 import { memoDef } from '../data/caches.js';
 
 /**
@@ -107,7 +107,7 @@ function computeStandings(deps: Deps, tx: ReadTx<Tables>, comp: Competition): St
   const now = deps.clock.now();
   const live: LeaderboardValue[] = [];
   for (const agentId of active) {
-    const balances = tx.find('balances', 'agentCompetition', pairKey(agentId, comp.id));
+    const balances = tx.find('balances', 'agentCompetition', deps.caches.pairKey(agentId, comp.id));
     live.push({ agentId, value: portfolioValue(deps, balances, now) ?? 0 });
   }
   return { values: Object.freeze(byValueDesc(live)), live: true };

@@ -5,7 +5,6 @@ import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
 import type { Balance, Competition, InitialBalance } from '../model.js';
 import type { Tables } from '../tables.js';
-import { pairKey } from '../data/keys.js';
 
 /** Upstream's scan order when labelling a starting balance with a chain (bsc, unknown upstream, last). */
 export const LABEL_ORDER: readonly SpecificChain[] = [
@@ -57,7 +56,7 @@ export function labelChain(deps: Deps, address: string, fallback: SpecificChain)
 
 /** Deletes an agent's balances in a competition and recreates them from the starting list. */
 export function resetBalancesTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition, agentId: string): Balance[] {
-  for (const b of tx.find('balances', 'agentCompetition', pairKey(agentId, comp.id))) tx.delete('balances', b.id);
+  for (const b of tx.find('balances', 'agentCompetition', deps.caches.pairKey(agentId, comp.id))) tx.delete('balances', b.id);
   const { addresses } = resolveInitialBalances(deps, comp.initialBalances);
   const now = deps.clock.now();
   const out: Balance[] = [];

@@ -1,10 +1,10 @@
 // Portfolio value (sum of amount x price) and portfolio snapshots of competition participants.
+import { pairKey } from '../data/keys.js';
 import type { ReadTx, WriteTx } from '../../ports/store.js';
 import type { Deps } from '../deps.js';
 import type { Balance, Competition, PortfolioSnapshot } from '../model.js';
 import { valuationPrice } from './prices.js';
 import type { Tables } from '../tables.js';
-import { pairKey } from '../data/keys.js';
 
 /**
  * Value of a set of balances at `at`. With `strict`, a positive balance without a price makes the
@@ -40,7 +40,7 @@ export function takeSnapshotsTx(
   if (!force && comp.endDate !== null && at > comp.endDate) return [];
   const out: PortfolioSnapshot[] = [];
   for (const agentId of agentIds) {
-    const balances = tx.find('balances', 'agentCompetition', pairKey(agentId, comp.id));
+    const balances = tx.find('balances', 'agentCompetition', deps.caches.pairKey(agentId, comp.id));
     if (balances.length === 0) continue;
     const value = portfolioValue(deps, balances, at, true);
     if (value === null) continue;
