@@ -1,4 +1,5 @@
 // Competition timeline: each active agent's portfolio snapshots, thinned to the latest one per time bucket (perps points add risk metrics).
+import { pairKey } from '../data/keys.js';
 import { requireCompetition } from './create.js';
 import type { Deps } from '../deps.js';
 import type { PortfolioSnapshot } from '../model.js';
@@ -32,26 +33,25 @@ export async function competitionTimeline(deps: Deps, input: { competitionId: st
     const withRisk = comp.type === 'perpetual_futures';
     const start = comp.startDate ?? 0;
     const names = new Map<string, string>();
-    const agents: { snaps: PortfolioSnapshot[]; order: number[]; perBucket: Map<number, number> }[] = [];
+    const agents: { snaps: PortfolioSnapshot[]; perBucket: Map<number, number> }[] = [];
     for (const reg of tx.find('competitionAgents', 'competition', comp.id)) {
       if (reg.status !== 'active') continue;
       names.set(reg.agentId, (tx.get('agents', reg.agentId))?.name ?? 'Unknown Agent');
-      const snaps = tx.find('snapshots', 'agentCompetition', `${reg.agentId}:${comp.id}`);
-      // The series oldest first (a stable sort: equal timestamps keep write order), for the running metrics.
-      const order = snaps.map((_, i) => i).sort((a, b) => snaps[a]!.timestamp - snaps[b]!.timestamp || a - b);
+      // Oldest first: snapshots are only written at the current virtual time, which never moves
+      // back, so insertion order is time order (equal timestamps in write order).
+      const snaps = tx.find('snapshots', 'agentCompetition', pairKey(reg.agentId, comp.id));
       const perBucket = new Map<number, number>();
-      order.forEach((at, pos) => {
-        const bucket = Math.floor((snaps[at]!.timestamp - start) / 60_000 / input.bucket);
+      snaps.forEach((snap, pos) => {
         // Later in the series wins: the latest snapshot, and on equal timestamps the later write.
-        perBucket.set(bucket, pos);
+        perBucket.set(Math.floor((snap.timestamp - start) / 60_000 / input.bucket), pos);
       });
-      agents.push({ snaps, order, perBucket });
+      agents.push({ snaps, perBucket });
     }
-    checkSize(agents.map((a) => ({ points: a.perBucket.size, minutes: spanMinutes(a.snaps, a.order) })), input.bucket);
+    checkSize(agents.map((a) => ({ points: a.perBucket.size, minutes: spanMinutes(a.snaps) })), input.bucket);
     const kept: { snap: PortfolioSnapshot; risk: RiskMetrics | null }[] = [];
-    for (const { snaps, order, perBucket } of agents) {
-      const risk = withRisk ? riskMetricsSeries(order.map((i) => snaps[i]!.totalValue)) : [];
-      for (const pos of perBucket.values()) kept.push({ snap: snaps[order[pos]!]!, risk: withRisk ? risk[pos]! : null });
+    for (const { snaps, perBucket } of agents) {
+      const risk = withRisk ? riskMetricsSeries(snaps.map((snap) => snap.totalValue)) : [];
+      for (const pos of perBucket.values()) kept.push({ snap: snaps[pos]!, risk: withRisk ? risk[pos]! : null });
     }
     kept.sort((a, b) => a.snap.timestamp - b.snap.timestamp || (a.snap.agentId < b.snap.agentId ? -1 : a.snap.agentId > b.snap.agentId ? 1 : 0));
     const series = new Map<string, AgentTimeline>();
@@ -64,8 +64,8 @@ export async function competitionTimeline(deps: Deps, input: { competitionId: st
   });
 }
 
-function spanMinutes(snaps: PortfolioSnapshot[], order: number[]): number {
-  return order.length === 0 ? 0 : (snaps[order[order.length - 1]!]!.timestamp - snaps[order[0]!]!.timestamp) / 60_000;
+function spanMinutes(snaps: PortfolioSnapshot[]): number {
+  return snaps.length === 0 ? 0 : (snaps[snaps.length - 1]!.timestamp - snaps[0]!.timestamp) / 60_000;
 }
 
 /**
