@@ -1,7 +1,7 @@
 // `compsim record`: the skeleton builder (keys -> actor names, sim calls -> steps) and the proxy end to end.
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseRecordArgs } from '../../src/cli/record.js';
 import { UsageError } from '../../src/cli/args.js';
 import { SkeletonBuilder, type Exchange } from '../../src/sim/scenario/record.js';
@@ -141,6 +141,7 @@ describe('compsim record (child processes)', function () {
 
       const doc = JSON.parse(readFileSync(out, 'utf8'));
       expect(doc).to.include({ $schema: '../../../scenario.schema.json', seed: 42 });
+      expect(existsSync(resolve(dirname(out), doc.$schema as string)), 'the $schema path resolves from the written file').to.equal(true);
       expect(doc.steps.map((s: Record<string, unknown>) => (s.call ? `${String(s.call)}${s.as ? ` as ${String(s.as)}` : ''}` : Object.keys(s)[0]))).to.deep.equal([
         'POST /api/admin/users as admin', 'POST /api/admin/competition/start as admin', 'advance',
         'POST /api/trade/execute as rec_bot', 'GET /api/agent/balances as rec_bot', 'GET /api/agent/balances',
