@@ -7,7 +7,15 @@ import type { HttpWorld, RouteDef } from './route.js';
 import { validatorsOf } from './validate.js';
 
 /** The route table mounted on a @koa/router, one layer per route named by its id, and the routes by id. */
-export interface RouteTable { router: Router; routes: ReadonlyMap<string, RouteDef> }
+export interface RouteTable {
+  router: Router;
+  routes: ReadonlyMap<string, RouteDef>;
+  /** The router's answers to {@link findRoute} so far, by `method path` (bots repeat the same few paths). */
+  matches: Map<string, RouteMatch | null>;
+}
+
+/** Method-and-path answers a table remembers before it starts over. */
+const MATCHES_KEPT = 10_000;
 
 /** A route a request matched, with the path's parameters (decoded). */
 export interface RouteMatch { def: RouteDef; params: Record<string, string> }
@@ -26,14 +34,24 @@ export function routeTable(defs: readonly RouteDef[], serve: (def: RouteDef) => 
     routes.set(def.id, def);
     router.register(def.path.replace(/\{(\w+)\}/g, ':$1'), [def.method], serve(def), { name: def.id });
   }
-  return { router, routes };
+  return { router, routes, matches: new Map() };
 }
 
-/** The route `method` and `path` match in `table` (the layer @koa/router would run), or null. */
+/**
+ * The route `method` and `path` match in `table` (the layer @koa/router would run), or null. The
+ * router tests every layer's pattern in turn; its answer for a method and path never changes, so
+ * the table remembers it. The params are a fresh copy each time (validation may coerce them).
+ */
 export function findRoute(table: RouteTable, method: string, path: string): RouteMatch | null {
-  const layer = table.router.match(path, method).pathAndMethod[0];
-  if (layer === undefined) return null;
-  return { def: table.routes.get(layer.name!)!, params: layer.params(path, layer.captures(path)) };
+  const key = `${method} ${path}`;
+  let match = table.matches.get(key);
+  if (match === undefined) {
+    const layer = table.router.match(path, method).pathAndMethod[0];
+    match = layer === undefined ? null : { def: table.routes.get(layer.name!)!, params: layer.params(path, layer.captures(path)) };
+    if (table.matches.size >= MATCHES_KEPT) table.matches.clear();
+    table.matches.set(key, match);
+  }
+  return match === null ? null : { def: match.def, params: { ...match.params } };
 }
 
 /** A plain request. `body` is already parsed JSON (or undefined). */

@@ -1,5 +1,7 @@
 // Health endpoints and the transport-level error envelope (malformed JSON, 413, unknown routes, CORS).
 import { expect } from 'chai';
+import { findRoute, routeTable } from '../../src/http/dispatch.js';
+import { ROUTES } from '../../src/http/routes/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { expectError } from '../helpers/actors.js';
 
@@ -52,6 +54,17 @@ describe('error envelope', () => {
     // `/api/competitions/leaderboard` (agent key) wins over `/api/competitions/{competitionId}` (no key needed).
     expectError(await s.call('GET', '/api/competitions/leaderboard'), 401,
       '[AuthMiddleware] Authentication required. No API key provided. Use Authorization: Bearer YOUR_API_KEY');
+  });
+
+  it('finds routes without the server as the router does, remembering its answers but never sharing params', () => {
+    const table = routeTable(ROUTES);
+    const first = findRoute(table, 'GET', '/api/competitions/c%201/agents');
+    expect([first?.def.id, first?.params]).to.deep.equal(['competitions.agents', { competitionId: 'c 1' }]);
+    first!.params.competitionId = 'changed by a caller';
+    expect(findRoute(table, 'GET', '/api/competitions/c%201/agents')?.params).to.deep.equal({ competitionId: 'c 1' });
+    expect(findRoute(table, 'GET', '/api/competitions/leaderboard')?.def.id).to.equal('competitions.leaderboard');
+    expect(findRoute(table, 'GET', '/api/nowhere')).to.equal(null);
+    expect(findRoute(table, 'GET', '/api/nowhere')).to.equal(null);
   });
 
   it('answers HEAD of a GET route as the GET, without its body (200)', async () => {
