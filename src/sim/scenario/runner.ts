@@ -72,9 +72,7 @@ class Stop extends Error {
 
   constructor(failure: Omit<StepFailure, 'at' | 'index' | 'verb'>) {
     super(failure.message);
-    // A plain copy: a target's response may be an object of its own (its body a getter, say).
-    const { response } = failure;
-    this.failure = response ? { ...failure, response: { status: response.status, body: response.body } } : failure;
+    this.failure = failure;
   }
 }
 
