@@ -45,7 +45,7 @@ export function formatFailure(f: StepFailure, useColour = false): string[] {
 }
 
 /** One line per finished scenario. */
-export function formatResult(r: ScenarioResult, ms: number | null, useColour = false): string {
+export function formatResult(r: Omit<ScenarioResult, 'log'>, ms: number | null, useColour = false): string {
   const c = colour(useColour);
   const time = ms === null ? '' : ` · ${Math.round(ms)} ms`;
   const mark = r.ok ? c.green('✓') : c.red('✗');
@@ -81,10 +81,10 @@ export class Progress {
     if (e.kind === 'step') this.draw(`step ${e.index + 1}/${e.total}`, false);
   };
 
-  /** A scenario finished: its line (and failure details) go above the bar. */
-  end(r: ScenarioResult): void {
+  /** A scenario finished (in `ms`, else timed from its begin): its line (and failure details) go above the bar. */
+  end(r: Omit<ScenarioResult, 'log'>, ms?: number): void {
     this.clear();
-    const lines = [formatResult(r, performance.now() - this.started, this.tty)];
+    const lines = [formatResult(r, ms ?? performance.now() - this.started, this.tty)];
     if (r.failure) lines.push(...formatFailure(r.failure, this.tty));
     this.out.write(`${lines.join('\n')}\n`);
   }

@@ -1,15 +1,17 @@
-// `compsim run`: runs scenario files against a target, prints progress and failures, writes reports; exit 0/1/2.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+// `compsim run`: runs scenario files (a stable shard of them, on worker threads) against a target, prints progress and failures, writes reports and JUnit XML; exit 0/1/2.
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { findScenarioFiles, MissingPathError } from '../sim/scenario/files.js';
 import { renderHtml } from '../sim/scenario/report-html.js';
-import { collectReport, renderMarkdown, runResult, type ScenarioReport } from '../sim/scenario/report.js';
-import { runScenario, type ScenarioResult } from '../sim/scenario/runner.js';
-import { loadScenario, ScenarioError } from '../sim/scenario/schema.js';
-import { httpTarget, type Target } from '../sim/scenario/targets.js';
+import { renderMarkdown, runResult, type ScenarioReport } from '../sim/scenario/report.js';
+import type { RunEvent } from '../sim/scenario/runner.js';
+import type { Target } from '../sim/scenario/targets.js';
 import { bool, defined, failure, opt, parseFlags, str, urlValue, UsageError } from './args.js';
-import { inProcessTarget } from './in-process-target.js';
+import { renderJunit } from './junit.js';
+import { defaultWorkers, runPool, TaskError } from './pool.js';
 import { Progress, type OutputStream } from './run-output.js';
+import { runFileOn, targetFor, type FileOutcome, type RunSetup, type TargetSpec } from './run-task.js';
+import { pickShard, shardValue, workersValue, type Shard } from './shard.js';
 
 /** Parsed `run` options. */
 export interface RunArgs {
@@ -18,6 +20,12 @@ export interface RunArgs {
   adminKey?: string;
   report?: string;
   json: boolean;
+  /** `--workers n` (default: the number of cores in-process, 1 with --target). */
+  workers?: number;
+  /** `--shard i/n`: run only this stable share of the files. */
+  shard?: Shard;
+  /** `--junit FILE`: write JUnit XML. */
+  junit?: string;
 }
 
 /** Help text of `compsim run`. */
@@ -30,11 +38,16 @@ Options:
   --target <url>        run against a server (e.g. http://127.0.0.1:3000 started with
                         compsim serve --sim-api --admin-key K); default: in-process, a fresh world per scenario
   --admin-key <key>     admin key of the --target server (required with --target)
+  --workers <n>         files run at once on worker threads (default: the number of cores in-process,
+                        1 with --target); each file gives the same result and hash as alone
+  --shard <i/n>         run only shard i of n: the files sorted by path and dealt out round-robin,
+                        so n jobs given 1/n ... n/n together run every file exactly once
+  --junit <file>        write JUnit XML (one testcase per scenario file) to <file>
   --report <dir>        write result.json, summary.md, report.html and logs/*.jsonl into <dir>
   --json                print the JSON result on stdout (progress goes to stderr)
   -h, --help            show this help`;
 
-const RUN_OPTIONS = { target: str, 'admin-key': str, report: str, json: { ...bool, default: false } } as const;
+const RUN_OPTIONS = { target: str, 'admin-key': str, report: str, json: { ...bool, default: false }, workers: str, shard: str, junit: str } as const;
 
 /** Parses the arguments after `run`. */
 export function parseRunArgs(argv: readonly string[]): RunArgs {
@@ -43,20 +56,17 @@ export function parseRunArgs(argv: readonly string[]): RunArgs {
   if (paths.length === 0) throw new UsageError('name at least one scenario file or folder');
   if (target !== undefined && v['admin-key'] === undefined) throw new UsageError('--target needs --admin-key (the admin key the server was started with)');
   if (target === undefined && v['admin-key'] !== undefined) throw new UsageError('--admin-key only goes with --target');
-  return defined({ paths, target, adminKey: v['admin-key'], report: v.report, json: v.json });
+  const workers = opt(v.workers, (w) => workersValue('--workers', w));
+  // Every file resets the one world of the --target server: two files cannot use it at the same time.
+  if (target !== undefined && workers !== undefined && workers > 1) throw new UsageError("--workers above 1 needs the in-process target (every file resets the --target server's world)");
+  return defined({
+    paths, target, adminKey: v['admin-key'], report: v.report, json: v.json, workers,
+    shard: opt(v.shard, (s) => shardValue('--shard', s)), junit: v.junit,
+  });
 }
 
 /** Streams of one invocation. */
 export interface RunIo { stdout: OutputStream; stderr: OutputStream }
-
-/** A scenario file that did not validate, as a failed result. */
-function invalidResult(file: string, err: ScenarioError): ScenarioResult {
-  const name = file.split(/[\\/]/).pop()!.replace(/\.scenario\.json$/, '');
-  return {
-    file, name, seed: '', ok: false, steps: 0, stepsPassed: 0, requests: 0, hash: '', log: '',
-    failure: { at: 'file', index: null, verb: 'file', message: err.message },
-  };
-}
 
 /**
  * A file-system-safe name for a scenario's log file: its path from the working directory with
@@ -68,47 +78,95 @@ export function logFileName(file: string): string {
   return `${parts.join('__').replace(/[^A-Za-z0-9._-]+/g, '__').replace(/^\.+/, '')}.jsonl`;
 }
 
+/** A file's path with `/` separators and no `.` segments: the key shards sort by (the same on every OS). */
+export function shardKey(file: string): string {
+  return file.split(/[\\/]+/).filter((p) => p !== '.' && p !== '').join('/');
+}
+
+/** File indices by size, biggest first (ties in file order). */
+function bySizeDescending(files: readonly string[]): number[] {
+  const size = files.map((f) => {
+    try {
+      return statSync(f).size;
+    } catch {
+      return 0;
+    }
+  });
+  return files.map((_, i) => i).sort((a, b) => size[b]! - size[a]! || a - b);
+}
+
+/** The module of {@link runFile} as this build names it (`.ts` when run from the sources). */
+const RUN_TASK = new URL(import.meta.url.endsWith('.ts') ? './run-task.ts' : './run-task.js', import.meta.url);
+
 /** Runs `compsim run` with parsed arguments; resolves to the exit code. */
 export async function runCommand(args: RunArgs, io: RunIo, makeTarget?: () => Target): Promise<number> {
-  let files: string[];
+  let all: string[];
   try {
-    files = findScenarioFiles(args.paths);
+    all = findScenarioFiles(args.paths);
   } catch (err) {
     if (err instanceof MissingPathError) throw new UsageError(err.message);
     throw err;
   }
-  if (files.length === 0) throw new UsageError(`no *.scenario.json files in ${args.paths.join(', ')}`);
+  if (all.length === 0) throw new UsageError(`no *.scenario.json files in ${args.paths.join(', ')}`);
+  const files = pickShard(all, args.shard, shardKey);
   const human = args.json ? io.stderr : io.stdout;
-  const target = makeTarget ? makeTarget()
-    : args.target ? httpTarget(args.target, { adminKey: args.adminKey! }) : inProcessTarget();
+  const spec: TargetSpec = args.target ? { kind: 'http', url: args.target, adminKey: args.adminKey! } : { kind: 'in-process' };
+  const report = args.report !== undefined;
+  if (args.shard && args.shard.count > 1) human.write(`shard ${args.shard.index}/${args.shard.count}: ${files.length} of ${all.length} scenario files\n`);
   const progress = new Progress(human, files.length);
-  const results: ScenarioResult[] = [];
-  const reports = new Map<string, ScenarioReport>();
-  try {
-    for (const [i, file] of files.entries()) {
-      progress.begin(i, file);
-      let result: ScenarioResult;
-      try {
-        const sc = loadScenario(file);
-        result = await runScenario(sc, target, {
-          // Only the report writes the log's text; a run without one keeps its hash alone.
-          onEvent: progress.onEvent, keepLog: args.report !== undefined,
-          ...(args.report !== undefined ? { afterSteps: async (key: string) => void reports.set(file, await collectReport(target, key)) } : {}),
-        });
-      } catch (err) {
-        if (!(err instanceof ScenarioError)) throw err;
-        result = invalidResult(file, err);
+  const outcomes: FileOutcome[] = new Array<FileOutcome>(files.length);
+  let targetLabel: string;
+  if (makeTarget) {
+    // A caller's own target object cannot cross threads: its files run here, one after another.
+    const target = makeTarget();
+    targetLabel = target.label;
+    try {
+      for (const [i, file] of files.entries()) {
+        progress.begin(i, file);
+        const outcome = await runFileOn(file, target, { report, steps: true }, progress.onEvent);
+        outcomes[i] = outcome;
+        progress.end(outcome.result, outcome.ms);
       }
-      results.push(result);
-      progress.end(result);
+    } finally {
+      progress.finish();
+      await target.close();
     }
-  } finally {
-    progress.finish();
-    await target.close();
+  } else {
+    targetLabel = targetFor(spec).label;
+    const workers = args.workers ?? (args.target ? 1 : defaultWorkers());
+    const setup: RunSetup = { target: spec, report, steps: Math.min(workers, files.length) <= 1 };
+    // Lines come out in file order whatever order the files finish in.
+    let printed = 0;
+    const done = new Map<number, FileOutcome>();
+    try {
+      await runPool(files, {
+        module: RUN_TASK, fn: 'runFile', workers, setup,
+        // With several workers the biggest files go first, so no long file starts last.
+        ...(workers > 1 ? { order: bySizeDescending(files) } : {}),
+        onStart: (i) => progress.begin(i, files[i]!),
+        onEvent: (_, e) => progress.onEvent(e as RunEvent),
+        onDone: (i, outcome: FileOutcome) => {
+          outcomes[i] = outcome;
+          done.set(i, outcome);
+          for (let o = done.get(printed); o !== undefined; o = done.get(printed)) {
+            progress.end(o.result, o.ms);
+            done.delete(printed++);
+          }
+        },
+      });
+    } catch (err) {
+      if (err instanceof TaskError) throw new Error(err.message);
+      throw err;
+    } finally {
+      progress.finish();
+    }
   }
-  const run = runResult(target.label, results, args.report !== undefined ? reports : undefined);
+  const results = outcomes.map((o) => o.result);
+  const reports = new Map<string, ScenarioReport>();
+  for (const o of outcomes) if (o.report) reports.set(o.result.file, o.report);
+  const run = runResult(targetLabel, results, report ? reports : undefined);
   const failed = run.summary.failed;
-  human.write(`\n${run.summary.scenarios} scenario${run.summary.scenarios === 1 ? '' : 's'}: ${run.summary.passed} passed, ${failed} failed (target: ${target.label})\n`);
+  human.write(`\n${run.summary.scenarios} scenario${run.summary.scenarios === 1 ? '' : 's'}: ${run.summary.passed} passed, ${failed} failed (target: ${targetLabel})\n`);
   if (args.report !== undefined) {
     const dir = args.report;
     mkdirSync(join(dir, 'logs'), { recursive: true });
@@ -117,6 +175,12 @@ export async function runCommand(args: RunArgs, io: RunIo, makeTarget?: () => Ta
     writeFileSync(join(dir, 'report.html'), renderHtml(run));
     for (const r of results) if (r.log !== '') writeFileSync(join(dir, 'logs', logFileName(r.file)), r.log);
     human.write(`report: ${join(dir, 'report.html')}, ${join(dir, 'summary.md')}, ${join(dir, 'result.json')}\n`);
+  }
+  if (args.junit !== undefined) {
+    const suite = args.shard && args.shard.count > 1 ? `compsim run (shard ${args.shard.index}/${args.shard.count})` : 'compsim run';
+    mkdirSync(dirname(args.junit), { recursive: true });
+    writeFileSync(args.junit, renderJunit(suite, outcomes.map((o) => ({ result: o.result, ms: o.ms })), targetLabel));
+    human.write(`junit: ${args.junit}\n`);
   }
   if (args.json) io.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
   return failed > 0 ? 1 : 0;
