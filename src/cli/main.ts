@@ -22,6 +22,7 @@ export async function main(argv: string[], io: CliIo = process): Promise<number>
   // Other commands are imported when used: `serve` starts without loading what it never runs.
   if (cmd === 'run') return (await import('./run.js')).runMain(rest, io);
   if (cmd === 'record') return (await import('./record.js')).recordMain(rest, io);
+  if (cmd === 'sweep') return (await import('./sweep.js')).sweepMain(rest, io);
   if (cmd === 'replay') return (await import('./replay.js')).replayMain(rest, io);
   if (cmd === 'state') return (await import('./state.js')).stateMain(rest, { out: io.stdout, err: io.stderr });
   if (cmd === 'openapi') return (await import('./openapi.js')).openapiMain(rest, io.stdout, io.stderr);

@@ -42,8 +42,8 @@ async function get(target: Target, adminKey: string, path: string, query: Record
   return target.send({ method: 'GET', path, query, headers: { authorization: `Bearer ${adminKey}` } });
 }
 
-/** All pages of a paginated list (`pagination.hasMore` or a short page ends it). */
-async function pages(target: Target, adminKey: string, path: string, field: string, query: Record<string, string>): Promise<Body[]> {
+/** All pages of a paginated list (`pagination.hasMore` or a short page ends it), read with the admin key. */
+export async function pages(target: Target, adminKey: string, path: string, field: string, query: Record<string, string>): Promise<Body[]> {
   const out: Body[] = [];
   for (let offset = 0; offset < 100_000; offset += PAGE) {
     const res = await get(target, adminKey, path, { ...query, limit: String(PAGE), offset: String(offset) });
