@@ -37,6 +37,20 @@ function scenario(steps: unknown[], extra: Record<string, unknown> = {}) {
 }
 
 describe('scenario runner', () => {
+  it('with checkExpectations false lets every answer pass and goes on, but still needs the values it captures', async () => {
+    const target = new FakeTarget((req) => (req.path === '/api/x' ? { status: 400, body: { success: false, error: 'no' } } : undefined));
+    const steps = [
+      { call: 'GET /api/x', expect: { status: 200, body: { success: true } } },
+      { call: 'GET /api/y', expect: { body: { success: false } } },
+    ];
+    const checked = await runScenario(scenario(steps), target);
+    expect([checked.ok, checked.stepsPassed, checked.failure?.at]).to.deep.equal([false, 0, 'steps[0]']);
+    const unchecked = await runScenario(scenario(steps), target, { checkExpectations: false });
+    expect([unchecked.ok, unchecked.stepsPassed, unchecked.requests]).to.deep.equal([true, 2, 3]);
+    const capture = await runScenario(scenario([{ call: 'GET /api/x', save: { v: 'missing.field' } }]), target, { checkExpectations: false });
+    expect([capture.ok, capture.failure?.message]).to.deep.equal([false, "save v: no 'missing.field' in the response body"]);
+  });
+
   it('resets the target with seed, start time and world, then registers declared actors', async () => {
     const t = new FakeTarget();
     const r = await runScenario(scenario([], { actors: { alice: {}, bob: { register: { agentName: 'Bob Bot', email: 'b@x.io' } }, fixed: { key: 'k-fixed' } } }), t);
