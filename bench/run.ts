@@ -23,9 +23,10 @@ const SPECS: Spec[] = [
   { name: 'startup', file: 'bench/startup', args: ['5'], quick: ['2'] },
   { name: 'scaling', file: 'bench/scaling', args: ['100000'], quick: ['10000'] },
   { name: 'rate-limits', file: 'bench/rate-limits', args: ['10000'], quick: ['1000'] },
+  { name: 'parallel', file: 'bench/parallel', args: ['3', '200'], quick: ['1', '20'] },
 ];
 
-const ORDER = ['1', '1b', '2', '3', '3b', '3c', '3d', '4a', '4b', '4c', '5', '6a', '6b', '7a', '7b', '7c', 'S1', 'S2', 'S3', 'RL1', 'RL2'];
+const ORDER = ['1', '1b', '2', '3', '3b', '3c', '3d', '4a', '4b', '4c', '5', '6a', '6b', '7a', '7b', '7c', 'S1', 'S2', 'S3', 'RL1', 'RL2', 'P1', 'P2'];
 
 const USAGE = `usage: npm run bench [-- [--quick] [--source] [--profile] [--no-write] [names...]]
   names      any of ${SPECS.map((s) => s.name).join(', ')} (default: all)
@@ -42,7 +43,7 @@ function build(): string {
   const tsc = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
   const r = spawnSync(process.execPath, [tsc, '-p', join(REPO, 'bench', 'tsconfig.json'), '--outDir', out], { stdio: 'inherit' });
   if (r.status !== 0) throw new Error('bench: tsc failed');
-  for (const f of ['node_modules', 'fixtures', 'package.json', 'scenario.schema.json']) symlinkSync(join(REPO, f), join(out, f));
+  for (const f of ['node_modules', 'fixtures', 'scenarios', 'package.json', 'scenario.schema.json']) symlinkSync(join(REPO, f), join(out, f));
   symlinkSync(join(REPO, 'src', 'ui'), join(out, 'src', 'ui'));
   return out;
 }

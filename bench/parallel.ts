@@ -1,0 +1,67 @@
+// Parallel runs: the scenario library through `compsim run --workers 1` and `--workers 2`, and a 200-seed sweep of a one-day, 20-agent scenario on 1 and 2 workers; spawn to exit.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { benchMain, nodeArgs, ROOT } from './lib/proc.js';
+import { median, num, type BenchRow } from './lib/report.js';
+
+/** Wall time of one compiled-CLI command from spawn to exit; throws unless it exits 0. */
+function timed(args: string[]): Promise<number> {
+  const t = performance.now();
+  const child = spawn(process.execPath, [...nodeArgs('src/cli/main'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => (code === 0 ? resolve(performance.now() - t) : reject(new Error(`compsim ${args.join(' ')} exited ${code}: ${out.slice(-2000)}`))));
+  });
+}
+
+/** `reps` alternating pairs of the two commands; medians and per-pair ratios. */
+async function pairs(reps: number, one: string[], two: string[]): Promise<{ a: number[]; b: number[] }> {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    a.push(await timed(one));
+    b.push(await timed(two));
+  }
+  return { a, b };
+}
+
+const s = (x: number) => `${num(x / 1000, 2)} s`;
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+
+/** Rows P1 (scenario library) and P2 (sweep). */
+export async function parallel(reps = 3, seeds = 200): Promise<BenchRow[]> {
+  const cores = availableParallelism();
+  const loadBefore = load();
+  const lib = await pairs(reps, ['run', 'scenarios', '--workers', '1'], ['run', 'scenarios', '--workers', '2']);
+  const libRatio = median(lib.a) / median(lib.b);
+  const out = mkdtempSync(join(tmpdir(), 'compsim-bench-sweep-'));
+  const sweepArgs = (w: string) => ['sweep', 'fixtures/sweep/day-random-walk.scenario.json', '--seeds', `1..${seeds}`, '--workers', w, '--out', join(out, w)];
+  let sw: { a: number[]; b: number[] };
+  try {
+    sw = await pairs(reps, sweepArgs('1'), sweepArgs('2'));
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+  const swRatio = median(sw.a) / median(sw.b);
+  const each = (xs: number[]) => xs.map((x) => num(x / 1000, 2)).join(', ');
+  const machine = `${cores} cores; load average ${loadBefore} before, ${load()} after (a shared machine: other processes compete for the same cores)`;
+  return [
+    {
+      id: 'P1', name: 'scenario library (`compsim run scenarios`, 23 files, in-process): `--workers 2` vs `--workers 1`, spawn to exit',
+      value: `${s(median(lib.b))} vs ${s(median(lib.a))} = ${libRatio.toFixed(2)} x`, target: '>= 1.7 x on 2 cores', pass: libRatio >= 1.7,
+      notes: `median of ${reps} alternating runs each (workers 1: ${each(lib.a)} s; workers 2: ${each(lib.b)} s); each worker thread loads the modules and warms its JIT itself, and the week scenario is a third of the work; ${machine}`,
+    },
+    {
+      id: 'P2', name: `\`compsim sweep\` of ${seeds} seeds (+ the base run) of a one-day, 20-agent scenario (fixtures/sweep/day-random-walk, 256 steps): \`--workers 2\` vs \`--workers 1\``,
+      value: `${s(median(sw.b))} vs ${s(median(sw.a))} = ${swRatio.toFixed(2)} x`, target: '<= 60 s with 2 workers, >= 1.7 x', pass: median(sw.b) <= 60_000 && swRatio >= 1.7,
+      notes: `median of ${reps} alternating runs each (workers 1: ${each(sw.a)} s; workers 2: ${each(sw.b)} s), spawn to exit, outputs written; ${machine}`,
+    },
+  ];
+}
+
+await benchMain(import.meta, async (args) => parallel(Number(args[0] ?? 3), Number(args[1] ?? 200)));
