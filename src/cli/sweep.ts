@@ -1,7 +1,8 @@
 // `compsim sweep`: one scenario over many seeds and varied world settings on worker threads (or a shard of the runs), and `sweep merge` of shard outputs.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { loadScenario, ScenarioError } from '../sim/scenario/schema.js';
+import { basename, join, resolve } from 'node:path';
+import { parseTapes, parseTrades, ReplayInputError, replayPlan, type ReplayBalance } from '../sim/scenario/replay.js';
+import { loadScenario, ScenarioError, validateScenario } from '../sim/scenario/schema.js';
 import { renderSweepHtml } from '../sim/scenario/sweep-report.js';
 import {
   checkVary, docHash, parseSeeds, parseVary, ranksCsv, runsCsv, summarise, summaryCsv, SweepInputError, tauCsv, variants,
@@ -36,7 +37,8 @@ Options:
   -h, --help            show this help
 
 A directory holds exactly one *.scenario.json (for instance the replay.scenario.json that
-compsim replay --out writes).`;
+compsim replay --out writes), or is a directory written by compsim fork (fork.json, its trades
+and price tape): its replay, with no slippage in the base run.`;
 
 /** Parsed `sweep` options. */
 export interface SweepArgs { source: string; seeds: number[]; vary: Vary[]; workers?: number; shard?: Shard; out: string }
@@ -80,10 +82,55 @@ export function loadSweepSource(path: string): Scenario {
   const found = readdirSync(path).filter((f) => f.endsWith('.scenario.json')).sort();
   if (found.length === 1) return loadScenario(join(path, found[0]!));
   if (found.length > 1) throw new UsageError(`${path} holds ${found.length} scenario files (${found.join(', ')}); name one of them`);
-  const hint = existsSync(join(path, 'fork.json'))
-    ? `; for a fork directory, write its replay scenario first: compsim replay --fork ${path} --out ${path}`
-    : '';
-  throw new UsageError(`${path} holds no *.scenario.json${hint}`);
+  if (existsSync(join(path, 'fork.json'))) return forkScenario(path);
+  throw new UsageError(`${path} holds no *.scenario.json and no fork.json`);
+}
+
+/**
+ * The replay scenario of a directory written by `compsim fork`: the trades and the price tape its
+ * `fork.json` names (`files.trades`, `files.prices`, optional `files.balances`), replayed from
+ * `replay.start` to `replay.end` with snapshots every `replay.intervalMs`, lenient rules, seed 1 and
+ * no slippage (so the base run reproduces the recorded fills), as `compsim replay --fork` does.
+ */
+export function forkScenario(dir: string): Scenario {
+  const path = join(dir, 'fork.json');
+  const bad = (why: string) => new UsageError(`${path}: ${why}`);
+  let m: { files?: Record<string, unknown>; replay?: Record<string, unknown> };
+  try {
+    m = JSON.parse(readFileSync(path, 'utf8')) as typeof m;
+  } catch (err) {
+    throw bad(`cannot read it: ${(err as Error).message}`);
+  }
+  const files = m?.files ?? {};
+  const r = m?.replay ?? {};
+  if (typeof files.trades !== 'string' || typeof files.prices !== 'string' || typeof r.start !== 'string' || typeof r.end !== 'string' || typeof r.intervalMs !== 'number') {
+    throw bad('not a fork manifest (files.trades, files.prices, replay.start, replay.end, replay.intervalMs)');
+  }
+  const text = (f: string) => {
+    try {
+      return readFileSync(join(dir, f), 'utf8');
+    } catch (err) {
+      throw bad(`cannot read ${join(dir, f)}: ${(err as Error).message}`);
+    }
+  };
+  const time = (what: string, v: string) => {
+    const ms = Date.parse(v);
+    if (!Number.isFinite(ms)) throw bad(`${what} is not an ISO time: '${v}'`);
+    return ms;
+  };
+  try {
+    const balancesFile = typeof files.balances === 'string' && existsSync(join(dir, files.balances)) ? files.balances : undefined;
+    const balances = balancesFile !== undefined ? (JSON.parse(text(balancesFile)) as ReplayBalance[]) : undefined;
+    if (balances !== undefined && !Array.isArray(balances)) throw bad(`${balancesFile} is not a list of starting balances`);
+    const plan = replayPlan(parseTrades(text(files.trades), join(dir, files.trades)), parseTapes(text(files.prices), join(dir, files.prices)), {
+      seed: 1, slippage: 'none', intervalMs: r.intervalMs, rules: 'lenient', startTime: time('replay.start', r.start), endTime: time('replay.end', r.end),
+      ...(balances ? { balances } : {}),
+    });
+    return { file: path, name: basename(resolve(dir)), doc: validateScenario(plan.doc, path) };
+  } catch (err) {
+    if (err instanceof ReplayInputError || err instanceof ScenarioError || err instanceof SyntaxError) throw bad((err as Error).message);
+    throw err;
+  }
 }
 
 /** What `sweep.json` holds: the inputs, the shard, and every run's record. */

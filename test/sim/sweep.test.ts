@@ -1,6 +1,6 @@
 // compsim sweep: seed and --vary parsing, Kendall's tau, the CLI's outputs (deterministic, the same on any worker count), shard merge equal to the unsharded result, the report's layout.
 import { expect } from 'chai';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { sweepMain } from '../../src/cli/sweep.js';
 import { renderSweepHtml } from '../../src/sim/scenario/sweep-report.js';
@@ -148,6 +148,34 @@ describe('compsim sweep', function () {
       const r = await sweepHere(['merge', a, b, '--out', relative(ROOT, join(dir, 'nope'))]);
       expect(r.code).to.equal(2);
       expect(r.stderr).to.match(new RegExp(`^compsim sweep: ${b} is a sweep of another scenario, seed list or --vary than ${a}\n`));
+    });
+
+    it('sweeps a directory written by compsim fork: its trades and tape replayed, the base run without slippage', async () => {
+      const fork = join(dir, 'fork');
+      mkdirSync(fork, { recursive: true });
+      copyFileSync(join(ROOT, 'fixtures/replay/trades.csv'), join(fork, 'trades.csv'));
+      copyFileSync(join(ROOT, 'fixtures/replay/tape.json'), join(fork, 'prices.json'));
+      writeFileSync(join(fork, 'fork.json'), JSON.stringify({
+        files: { world: 'world.json', trades: 'trades.csv', prices: 'prices.json', balances: 'balances.json' },
+        replay: { start: '2025-06-02T12:00:00.000Z', end: '2025-06-02T14:00:00.000Z', intervalMs: 300_000, agents: [], rules: 'lenient' },
+      }));
+      const out = join(dir, 'fork-out');
+      const r = await sweepHere([relative(ROOT, fork), '--seeds', '1..3', '--vary', 'slippage=none,upstream', '--out', relative(ROOT, out)]);
+      expect(r.code, r.stderr + r.stdout).to.equal(0);
+      const runs = readFileSync(join(out, 'runs.csv'), 'utf8').trimEnd().split('\n').map((l) => l.split(','));
+      expect(runs.map((x) => [x[0], x[1], x[3], x[4], x[10]])).to.deep.equal([
+        ['run', 'variant', 'seed', 'ok', 'competition'], ['0', 'base (as written)', '1', 'true', 'Replay'],
+        ...[1, 2, 3].map((s) => [String(s), 'slippage=none', String(s), 'true', 'Replay']), ...[1, 2, 3].map((s) => [String(s + 3), 'slippage=upstream', String(s), 'true', 'Replay']),
+      ]);
+      // Without slippage the seed changes nothing: the same ranking as the base run, and the same log as the base run with seed 1.
+      expect(runs.slice(2, 5).map((x) => x[13])).to.deep.equal(['1.0000', '1.0000', '1.0000']);
+      expect(runs[2]![9]).to.equal(runs[1]![9]);
+      const bad = join(dir, 'bad-fork');
+      mkdirSync(bad, { recursive: true });
+      writeFileSync(join(bad, 'fork.json'), '{"files": {}}');
+      const refused = await sweepHere([relative(ROOT, bad), '--seeds', '1', '--out', relative(ROOT, join(dir, 'x'))]);
+      expect(refused.code).to.equal(2);
+      expect(refused.stderr.split('\n')[0]).to.equal(`compsim sweep: ${relative(ROOT, join(bad, 'fork.json'))}: not a fork manifest (files.trades, files.prices, replay.start, replay.end, replay.intervalMs)`);
     });
 
     it('refuses unknown --vary keys, random-walk keys on other feeds and missing options (exit 2)', async () => {
