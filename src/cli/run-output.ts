@@ -59,7 +59,8 @@ export function formatResult(r: Omit<ScenarioResult, 'log'>, ms: number | null, 
  */
 export class Progress {
   private readonly tty: boolean;
-  private scenario = 0;
+  /** Scenarios finished so far (the bar's fill; with several workers they start out of order). */
+  private ended = 0;
   private name = '';
   private lastDraw = -Infinity;
   private started = 0;
@@ -69,8 +70,7 @@ export class Progress {
   }
 
   /** A scenario starts. */
-  begin(index: number, name: string): void {
-    this.scenario = index;
+  begin(_index: number, name: string): void {
     this.name = name;
     this.started = performance.now();
     this.draw('', true);
@@ -84,6 +84,7 @@ export class Progress {
   /** A scenario finished (in `ms`, else timed from its begin): its line (and failure details) go above the bar. */
   end(r: Omit<ScenarioResult, 'log'>, ms?: number): void {
     this.clear();
+    this.ended += 1;
     const lines = [formatResult(r, ms ?? performance.now() - this.started, this.tty)];
     if (r.failure) lines.push(...formatFailure(r.failure, this.tty));
     this.out.write(`${lines.join('\n')}\n`);
@@ -103,8 +104,8 @@ export class Progress {
     const now = performance.now();
     if (!force && now - this.lastDraw < REDRAW_MS) return;
     this.lastDraw = now;
-    const filled = Math.round((this.scenario / Math.max(1, this.total)) * BAR);
+    const filled = Math.round((this.ended / Math.max(1, this.total)) * BAR);
     const bar = `[${'█'.repeat(filled)}${'░'.repeat(BAR - filled)}]`;
-    this.out.write(`\r\x1b[2K${bar} ${this.scenario + 1}/${this.total} ${clip(this.name, 40)}${detail ? `  ${detail}` : ''}`);
+    this.out.write(`\r\x1b[2K${bar} ${Math.min(this.ended + 1, this.total)}/${this.total} ${clip(this.name, 40)}${detail ? `  ${detail}` : ''}`);
   }
 }

@@ -150,6 +150,18 @@ describe('compsim run progress', () => {
     expect(out).to.include('\r\x1b[2K\x1b[32m✓\x1b[39m a.scenario.json');
   });
 
+  it('fills the bar by finished scenarios when several run at once and start out of order', () => {
+    let out = '';
+    const p = new Progress({ write: (s: string) => (out += s), isTTY: true }, 4);
+    p.begin(3, 'd.scenario.json');
+    p.begin(0, 'a.scenario.json');
+    expect(out.split('\r\x1b[2K').filter((x) => x !== '')).to.deep.equal([`[${'░'.repeat(24)}] 1/4 d.scenario.json`, `[${'░'.repeat(24)}] 1/4 a.scenario.json`]);
+    p.end(result, 12);
+    out = '';
+    p.begin(1, 'b.scenario.json');
+    expect(out).to.equal(`\r\x1b[2K[${'█'.repeat(6)}${'░'.repeat(18)}] 2/4 b.scenario.json`);
+  });
+
   it('prints plain lines elsewhere', () => {
     let out = '';
     const p = new Progress({ write: (s: string) => (out += s) }, 1);
