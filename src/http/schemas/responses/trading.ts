@@ -1,4 +1,5 @@
 // Response schemas of health, prices, trade execute/quote (both generations) and the agent's own balances and trades.
+import { API_VERSIONS } from '../../../domain/versions.js';
 import {
   arrayOf, component, dateTime, errors, nullable, number, ok, oneOfStrings, shape, string, boolean, type Responses,
 } from './common.js';
@@ -24,7 +25,11 @@ export const healthResponses: Responses = {
   200: { ...shape(health), examples: [{ status: 'ok', timestamp: '2025-06-02T12:00:00.000Z', uptime: 0, version: '0.1.0' }] },
 };
 export const healthDetailedResponses: Responses = {
-  200: shape({ ...health, services: { type: 'object', additionalProperties: { type: 'string', const: 'ok' } } }),
+  200: shape({
+    ...health, services: { type: 'object', additionalProperties: { type: 'string', const: 'ok' } },
+    apiVersion: { type: 'string', enum: [...API_VERSIONS], description: 'The API version the world speaks (compsim only).' },
+    unknownTokens: { type: 'string', enum: ['refuse', 'synthetic'], description: 'How tokens outside the catalogue are priced (compsim only).' },
+  }),
 };
 
 /** A missing price is a 200 with `success: false`. */
@@ -38,6 +43,7 @@ export const priceResponses: Responses = {
 export const executeResponses: Responses = { 200: ok({ transaction: { anyOf: [Trade, LegacyTrade] } }), ...errors(400, 403, 404) };
 export const quoteResponses: Responses = { 200: { anyOf: [Quote, LegacyQuote] }, ...errors(400, 403, 404) };
 export const balancesResponses: Responses = {
-  200: ok({ agentId: string, competitionId: string, balances: arrayOf(Balance) }), ...errors(400, 401, 403, 404),
+  // Version 2025-10 names no competition.
+  200: ok({ agentId: string, balances: arrayOf(Balance) }, { optional: { competitionId: string } }), ...errors(400, 401, 403, 404),
 };
 export const agentTradesResponses: Responses = { 200: ok({ agentId: string, trades: arrayOf(Trade) }), ...errors(400, 401, 403, 404) };
