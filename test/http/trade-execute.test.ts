@@ -59,7 +59,7 @@ describe('POST /api/trade/execute', () => {
         dump.tables.trades[0].price = t.price;
         const loaded = await b.s.call('POST', '/api/sim/load', { key: ADMIN_KEY, body: dump });
         expect(loaded.status, JSON.stringify(loaded.body)).to.equal(200);
-        const again = await b.s.call('GET', '/api/agent/trades', { key: b.agents[0]!.apiKey });
+        const again = await b.s.call('GET', '/api/agent/trades', { key: b.agents[0]!.apiKey, query: { competitionId: b.competitionId } });
         expect(again.body.trades).to.deep.equal(listed.body.trades);
       } finally {
         await b.s.close();
