@@ -1,6 +1,6 @@
 // API versions: the rules table (routes, competitionId, the active-competition 403, 401 wording, token tables) per world version, and how a version is chosen and shown.
 import { expect } from 'chai';
-import { ROUTES } from '../../src/http/routes/index.js';
+import { ROUTES } from '../../src/http/resources/index.js';
 import { API_VERSIONS, matchesRouteId, rule, VERSION_RULES } from '../../src/domain/versions.js';
 import type { WorldOptions } from '../../src/config.js';
 import { createAgent, expectError } from '../helpers/actors.js';
