@@ -204,6 +204,16 @@ describe('API versions', () => {
       expect((await w.call('GET', '/api/agent/balances', { key: other.apiKey })).body.balances).to.deep.equal([]);
     });
 
+    it('shows an agent its own last balance set while another agent\'s competition is active', async () => {
+      const cid = await w.start({ paperTradingInitialBalances: [{ specificChain: 'svm', tokenSymbol: 'usdc', amount: 1000 }] });
+      await w.s.call('POST', '/api/admin/competition/end', { key: ADMIN_KEY, body: { competitionId: cid } });
+      const other = await createAgent(w.s, ADMIN_KEY, 'Other');
+      const next = await w.s.call('POST', '/api/admin/competition/start', { key: ADMIN_KEY, body: { name: 'Next Cup', agentIds: [other.agentId] } });
+      expect(next.status).to.equal(200);
+      const res = await w.call('GET', '/api/agent/balances');
+      expect(res.body.balances.map((b: { symbol: string; amount: number }) => [b.symbol, b.amount])).to.deep.equal([['USDC', 1000]]);
+    });
+
     it('reads perps from the active competition: none -> 404, not perps -> 400, not in it -> 403, quote in perps -> 400 (Symphony text)', async () => {
       expectError(await w.call('GET', '/api/agent/perps/positions'), 404, 'No active competition found');
       expectError(await w.call('GET', '/api/agent/perps/account'), 404, 'No active competition found');

@@ -55,7 +55,8 @@ export async function agentBalances(deps: Deps, principal: Principal, competitio
   return deps.store.read((tx) => {
     const mode = versionRule(deps, 'competitionIdBalances');
     const comp = competitionFor(deps, tx, principal, competitionId, mode, 'GET /api/agent/balances?competitionId=xxx', 'BALANCES_PERPS');
-    const cid = comp?.id ?? latestBalanceCompetition(tx, agentId);
+    // October 2025 kept one balance set per agent, whatever competition is active now.
+    const cid = mode === 'active' ? latestBalanceCompetition(tx, agentId) : comp!.id;
     const now = deps.clock.now();
     const rows = cid === undefined ? [] : tx.find('balances', 'agentCompetition', `${agentId}:${cid}`);
     const balances = rows.map((b): PricedBalance => {
