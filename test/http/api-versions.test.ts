@@ -186,6 +186,9 @@ describe('API versions', () => {
       expect(trade.body.transaction.competitionId).to.equal(cid);
       const quote = await w.call('GET', '/api/trade/quote', { query: { competitionId: '00000000-0000-4000-8000-000000000000', fromToken: TOK.SVM_USDC, toToken: TOK.SOL, amount: '150' } });
       expect(quote.status).to.equal(200);
+      // A malformed one is still refused by the parameter check (a listed difference).
+      expectError(await w.call('GET', '/api/trade/quote', { query: { competitionId: 'x', fromToken: TOK.SVM_USDC, toToken: TOK.SOL, amount: '150' } }), 400,
+        'Invalid request: competitionId (invalid UUID)');
     });
 
     it('shows balances and every trade without competitionId, even after the competition ended (200)', async () => {
