@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { findScenarioFiles } from '../src/sim/scenario/files.js';
 import { benchMain, nodeArgs, ROOT } from './lib/proc.js';
 import { median, num, type BenchRow } from './lib/report.js';
 
@@ -70,7 +71,7 @@ export async function parallel(reps = 3, seeds = 200): Promise<BenchRow[]> {
   const machine = `${cores} cores; load average ${loadBefore} before, ${load()} after (a shared machine: other processes compete for the same cores)`;
   return [
     {
-      id: 'P1', name: 'scenario library (`compsim run scenarios`, 23 files, in-process): `--workers 2` vs `--workers 1`, spawn to exit',
+      id: 'P1', name: `scenario library (\`compsim run scenarios\`, ${findScenarioFiles([join(ROOT, 'scenarios')]).length} files, in-process): \`--workers 2\` vs \`--workers 1\`, spawn to exit`,
       value: `${s(median(lib.b))} vs ${s(median(lib.a))} = ${libRatio.toFixed(2)} x`, target: '>= 1.7 x on 2 cores', pass: libRatio >= 1.7,
       notes: `median of ${reps} alternating runs each (workers 1: ${each(lib.a)} s; workers 2: ${each(lib.b)} s); ${cpuNote(lib)}: each worker thread loads the modules, compiles the route schemas and warms its JIT itself, which is most of this short suite's work; ${machine}`,
     },
