@@ -75,11 +75,26 @@ export interface Competition {
   slippageModel?: SlippageModel;
   /** Perps: each agent's starting account equity in USD (absent = 10000; domain/perps/engine.ts). */
   perpsInitialEquityUsd?: number;
+  /**
+   * Perps: upstream's provider configuration and evaluation metric (absent before one was given).
+   * `initialCapital` is stored as upstream stores it: it funds nothing (the accounts start at
+   * `perpsInitialEquityUsd`); upstream only compares it with equity in a self-funding monitor.
+   */
+  perpsConfig?: PerpsConfig;
+  /** Spot-live: the configuration given on create or update, kept as given (compsim injects swaps). */
+  spotLiveConfig?: Record<string, unknown>;
   /** Virtual time of the next pending scripted action (perps opens/closes, spot-live swaps; null/absent = none; drives the scheduler). */
   nextScriptActionAt?: number | null;
   /** Inference badges: when the badge refresh last ran (null/absent = no submissions yet; drives the scheduler). */
   badgeRefreshedAt?: number | null;
   createdAt: number; updatedAt: number;
+}
+
+/** Upstream's `perps_competition_config` row (PerpsProviderSchema defaults). */
+export interface PerpsConfig {
+  provider: 'symphony' | 'hyperliquid'; initialCapital: number; selfFundingThreshold: number;
+  minFundingThreshold: number | null; apiUrl: string | null;
+  evaluationMetric: 'calmar_ratio' | 'sortino_ratio' | 'simple_return';
 }
 
 export interface CompetitionAgent {

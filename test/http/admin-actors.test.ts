@@ -103,8 +103,14 @@ describe('POST /api/admin/agents', () => {
     expectError(await create({ walletAddress: w }, { name: 'N' }), 404, `User with wallet address '${w}' does not exist`);
   });
 
-  it('requires exactly one of user.id and user.walletAddress (400)', async () => {
-    expectError(await create({}, { name: 'N' }), 400, 'Invalid request: user (provide exactly one of id or walletAddress)');
+  it('requires exactly one of user.id and user.walletAddress, a user object and a name of at most 100 characters (400)', async () => {
+    const msg = 'Invalid request: user (must provide either user ID or user wallet address)';
+    expectError(await create({}, { name: 'N' }), 400, msg);
+    expectError(await create({ id: owner.id, walletAddress: nextWallet() }, { name: 'N' }), 400, msg);
+    expectError(await s.call('POST', '/api/admin/agents', { key: ADMIN_KEY, body: { agent: { name: 'N' } } }), 400,
+      'Invalid request: user (expected object, received undefined)');
+    expectError(await create({ id: owner.id }, { name: 'n'.repeat(101) }), 400, 'Invalid request: agent.name (name must be 100 characters or less)');
+    expect((await s.world.deps.store.read((tx) => tx.all('agents'))).some((a) => a.name === 'N')).to.equal(false);
   });
 
   it('rejects a bad agent wallet (400)', async () => {

@@ -41,11 +41,16 @@ describe('POST /api/admin/competition/create', () => {
     expectError(await create({}), 400, 'Invalid request: name (required)');
     expectError(await create({ name: 'x', tradingType: 'any' }), 400, 'Invalid request: tradingType (must be equal to one of the allowed values: disallowAll, disallowXParent, allow)');
     expectError(await create({ name: 'x', paperTradingConfig: { maxTradePercentage: 0 } }), 400, 'Invalid request: paperTradingConfig.maxTradePercentage (must be >= 1)');
-    expectError(await create({ name: 'x', paperTradingInitialBalances: [] }), 400, 'Invalid request: paperTradingInitialBalances (must NOT have fewer than 1 items)');
+    expectError(await create({ name: 'x', paperTradingInitialBalances: [] }), 400, 'Invalid request: paperTradingInitialBalances (at least one initial balance is required)');
     expectError(await create({ name: 'x', paperTradingInitialBalances: [{ specificChain: 'eth', tokenSymbol: 'usdc', amount: 0 }] }), 400,
       'Invalid request: paperTradingInitialBalances.0.amount (must be > 0)');
     const dup = { specificChain: 'eth', tokenSymbol: 'usdc', amount: 1 };
-    expectError(await create({ name: 'x', paperTradingInitialBalances: [dup, dup] }), 400, 'Invalid request: paperTradingInitialBalances (Duplicate entries detected: eth:usdc)');
+    expectError(await create({ name: 'x', paperTradingInitialBalances: [dup, dup] }), 400,
+      'Invalid request: paperTradingInitialBalances (duplicate entries detected: each (specificChain, tokenSymbol) pair must be unique)');
+    expectError(await create({ name: 'x', boostTimeDecayRate: 0.09 }), 400, 'Invalid request: boostTimeDecayRate (too small: expected number to be >=0.1)');
+    expectError(await create({ name: 'x', boostTimeDecayRate: 0.91 }), 400, 'Invalid request: boostTimeDecayRate (too big: expected number to be <=0.9)');
+    expectError(await create({ name: 'x', boostTimeDecayRate: '0.5' }), 400, 'Invalid request: boostTimeDecayRate (expected number, received string)');
+    for (const rate of [0.1, 0.9]) expect((await create({ name: 'x', boostTimeDecayRate: rate })).status).to.equal(201);
     expectError(await create({ name: 'x', paperTradingInitialBalances: [{ specificChain: 'eth', tokenSymbol: 'doge', amount: 1 }] }), 400,
       "Invalid request: paperTradingInitialBalances (unknown token symbol 'doge' on chain 'eth')");
     expectError(await create({ name: 'x', startDate: 'soon' }), 400, 'Invalid request: startDate (invalid datetime)');

@@ -44,6 +44,11 @@ export function startCompetitionTx(
   const registered = activeAgentIds(tx, comp.id);
   const participants = [...new Set([...agentIds, ...registered])];
   if (participants.length === 0) throw new DomainError('START_NO_AGENTS');
+  if (comp.type === 'perpetual_futures') {
+    // Upstream refuses a perps start naming every participant without a wallet (not spot-live).
+    const walletless = participants.map((id) => tx.get('agents', id)).filter((a): a is NonNullable<typeof a> => a !== undefined && !a.walletAddress);
+    if (walletless.length > 0) throw new DomainError('PERPS_START_NO_WALLET', { agents: walletless.map((a) => `${a.name} (${a.id})`).join(', ') });
+  }
   for (const id of participants) comp = registerAgentTx(deps, tx, comp, id);
   const active = activeAgentIds(tx, comp.id);
   // Spot-live wallets start from the competition's starting list too (the simulated wallet holdings).

@@ -88,8 +88,13 @@ export const ROW_SCHEMAS: { [K in keyof Tables]: RowSchema } = {
     vips: strListN, allowlist: strListN, blocklist: strListN, minRecallRank: numN, allowlistOnly: bool,
     votingStartDate: timeN, votingEndDate: timeN, lastSnapshotAt: timeN,
     slippageModel: oneOf(['legacy', 'current']), perpsInitialEquityUsd: num, nextScriptActionAt: timeN, badgeRefreshedAt: timeN,
+    perpsConfig: object({
+      provider: oneOf(['symphony', 'hyperliquid']), initialCapital: num, selfFundingThreshold: num, minFundingThreshold: numN, apiUrl: strN,
+      evaluationMetric: oneOf(['calmar_ratio', 'sortino_ratio', 'simple_return']),
+    }),
+    spotLiveConfig: { type: 'object' },
     createdAt: time, updatedAt: time,
-  }, ['slippageModel', 'perpsInitialEquityUsd', 'nextScriptActionAt', 'badgeRefreshedAt']),
+  }, ['slippageModel', 'perpsInitialEquityUsd', 'nextScriptActionAt', 'badgeRefreshedAt', 'perpsConfig', 'spotLiveConfig']),
   competitionAgents: row<CompetitionAgent>({
     id: str, competitionId: str, agentId: str, status: oneOf(['active', 'withdrawn', 'disqualified']),
     deactivationReason: strN, deactivatedAt: timeN, createdAt: time, updatedAt: time,

@@ -9,7 +9,7 @@ const tradingConstraints = obj({
 });
 
 const initialBalances = {
-  type: 'array', minItems: 1,
+  type: 'array', minItems: 1, 'x-reasons': { minItems: 'at least one initial balance is required' },
   items: obj({ specificChain, tokenSymbol: { type: 'string', minLength: 1, maxLength: 20 }, amount: { type: 'number', exclusiveMinimum: 0 } },
     ['specificChain', 'tokenSymbol', 'amount']),
 };
@@ -26,11 +26,26 @@ const competitionFields = {
   rewards: { type: 'object', propertyNames: { pattern: '^[1-9][0-9]*$' }, additionalProperties: { type: 'number', minimum: 0 } },
   paperTradingConfig: obj({ maxTradePercentage: { type: 'integer', minimum: 1, maximum: 100 } }),
   paperTradingInitialBalances: initialBalances, arenaId: nonEmpty,
-  vips: strList, allowlist: strList, blocklist: strList, minRecallRank: { type: 'integer', minimum: 1 }, allowlistOnly: bool,
+  vips: strList, allowlist: strList, blocklist: strList, minRecallRank: { type: 'integer' }, allowlistOnly: bool,
   // Legacy (team era) field: only literal true enables cross-chain trading, any other value disables it.
   allowCrossChainTrading: {}, slippageModel: { type: 'string', enum: ['legacy', 'current'] },
   // Perps: each account's starting equity in USD (default 10000).
   perpsInitialEquityUsd: { type: 'number', exclusiveMinimum: 0 },
+  boostTimeDecayRate: {
+    type: 'number', minimum: 0.1, maximum: 0.9,
+    'x-reasons': { minimum: 'too small: expected number to be >=0.1', maximum: 'too big: expected number to be <=0.9', type: 'expected number, received {received}' },
+  },
+  // Upstream's perps provider configuration (PerpsProviderSchema); stored, it funds nothing.
+  perpsProvider: obj({
+    provider: { type: 'string', enum: ['symphony', 'hyperliquid'] },
+    initialCapital: { type: 'number', exclusiveMinimum: 0, 'x-reasons': { exclusiveMinimum: 'too small: expected number to be >0' } },
+    selfFundingThreshold: { type: 'number', minimum: 0, 'x-reasons': { minimum: 'too small: expected number to be >=0' } },
+    minFundingThreshold: { type: 'number', minimum: 0, 'x-reasons': { minimum: 'too small: expected number to be >=0' } },
+    apiUrl: { type: 'string', format: 'uri' },
+  }),
+  evaluationMetric: { type: 'string', enum: ['calmar_ratio', 'sortino_ratio', 'simple_return'] },
+  spotLiveConfig: { type: 'object' },
+  gameIds: { type: 'array', items: uuid },
 };
 
 export const createCompetitionBody = obj(competitionFields, ['name']);

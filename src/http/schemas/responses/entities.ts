@@ -40,7 +40,7 @@ export const competitionFields: Record<string, JSONSchema> = {
 
 /** Present on perps (`calmar_ratio`, with the starting equity) and spot-live (`simple_return`) competitions only. */
 export const competitionOptional: Record<string, JSONSchema> = {
-  evaluationMetric: oneOfStrings('calmar_ratio', 'simple_return'), perpsInitialEquityUsd: number,
+  evaluationMetric: oneOfStrings('calmar_ratio', 'sortino_ratio', 'simple_return'), perpsInitialEquityUsd: number,
 };
 
 export const Competition = component('Competition', shape(competitionFields, { optional: competitionOptional }));
