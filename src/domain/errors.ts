@@ -13,6 +13,7 @@ export const ERRORS = {
   ADMIN_EXISTS: [403, () => 'Admin setup is not allowed - an admin account already exists'],
   // users and agents
   USER_WALLET_EXISTS: [409, () => 'A user with this walletAddress already exists'],
+  USER_WALLET_REQUIRED: [400, () => 'Wallet address is required'],
   USER_EMAIL_EXISTS: [409, () => 'A user with this email already exists'],
   USER_ID_NOT_FOUND: [404, (p: P) => `User '${p.id}' does not exist`],
   USER_WALLET_NOT_FOUND: [404, (p: P) => `User with wallet address '${p.wallet}' does not exist`],

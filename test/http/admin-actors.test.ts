@@ -60,11 +60,19 @@ describe('POST /api/admin/users', () => {
     await s.call('POST', '/api/admin/users', { key: ADMIN_KEY, body: { walletAddress: w, email: 'dup@x.io' } });
     expectError(await s.call('POST', '/api/admin/users', { key: ADMIN_KEY, body: { walletAddress: w } }), 409, 'A user with this walletAddress already exists');
     expectError(await s.call('POST', '/api/admin/users', { key: ADMIN_KEY, body: { walletAddress: nextWallet(), email: 'dup@x.io' } }), 409, 'A user with this email already exists');
+    // The wallet is reported when both repeat; the existing user is not returned.
+    expectError(await s.call('POST', '/api/admin/users', { key: ADMIN_KEY, body: { walletAddress: w.toUpperCase().replace('0X', '0x'), email: 'dup@x.io' } }), 409,
+      'A user with this walletAddress already exists');
+    // Emails are compared case-sensitively, as upstream's unique column does.
+    const other = await s.call('POST', '/api/admin/users', { key: ADMIN_KEY, body: { walletAddress: nextWallet(), email: 'DUP@x.io' } });
+    expect(other.status).to.equal(201);
+    expect(other.body.user.email).to.equal('DUP@x.io');
   });
 
-  it('rejects a malformed wallet (400)', async () => {
+  it('rejects a missing, then a malformed wallet, with upstream\'s texts (400)', async () => {
+    expectError(await s.call('POST', '/api/admin/users', { key: ADMIN_KEY, body: { name: 'No Wallet' } }), 400, 'Wallet address is required');
     const res = await s.call('POST', '/api/admin/users', { key: ADMIN_KEY, body: { walletAddress: '0x123' } });
-    expectError(res, 400, 'Invalid request: walletAddress (must match pattern "^0x[0-9a-fA-F]{40}$")');
+    expectError(res, 400, 'Invalid Ethereum address format. Must be 0x followed by 40 hex characters.');
   });
 });
 

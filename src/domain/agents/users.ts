@@ -1,12 +1,12 @@
 // User registration by an admin, optionally with the user's first agent.
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
-import { createAgentTx, type AgentInput } from './manage.js';
+import { createAgentTx, WALLET_RE, type AgentInput } from './manage.js';
 import type { Agent, User } from '../model.js';
 
 /** Body of `POST /api/admin/users`. */
 export interface RegisterUserInput {
-  walletAddress: string; name?: string; email?: string; userImageUrl?: string; userMetadata?: unknown;
+  walletAddress?: string; name?: string; email?: string; userImageUrl?: string; userMetadata?: unknown;
   privyId?: string; embeddedWalletAddress?: string;
   agentName?: string; agentHandle?: string; agentDescription?: string; agentImageUrl?: string;
   agentMetadata?: unknown; agentWalletAddress?: string; agentEmail?: string;
@@ -21,8 +21,10 @@ export interface RegisterUserResult { user: User; agent?: Agent; apiKey?: string
  * transaction) the first agent. It joins no competition. A failing agent does not undo the user: upstream answers 201 with `agentError`.
  */
 export async function registerUser(deps: Deps, input: RegisterUserInput): Promise<RegisterUserResult> {
+  if (!input.walletAddress) throw new DomainError('USER_WALLET_REQUIRED');
+  if (!WALLET_RE.test(input.walletAddress)) throw new DomainError('BAD_WALLET');
+  const wallet = input.walletAddress.toLowerCase();
   const user = await deps.store.transact((tx) => {
-    const wallet = input.walletAddress.toLowerCase();
     if ((tx.count('users', 'wallet', wallet)) > 0) throw new DomainError('USER_WALLET_EXISTS');
     if (input.email !== undefined && tx.find('users', 'email', input.email.toLowerCase()).some((u) => u.email === input.email)) {
       throw new DomainError('USER_EMAIL_EXISTS');
