@@ -55,7 +55,7 @@ export interface World {
 /** World options a reset may replace (the JSON-serialisable ones). */
 export const RESETTABLE_OPTIONS = [
   'startTime', 'prices', 'slippage', 'snapshotIntervalMs', 'maxTradePercentage', 'evmChains', 'defaultInitialBalances',
-  'defaultTradingConstraints', 'leaderboardAccess', 'rateLimits', 'fixture',
+  'defaultTradingConstraints', 'leaderboardAccess', 'rateLimits', 'fixture', 'apiVersion', 'unknownTokens',
 ] as const;
 
 /** The options of {@link RESETTABLE_OPTIONS}. */
