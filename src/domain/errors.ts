@@ -20,6 +20,7 @@ export const ERRORS = {
   USER_ID_NOT_FOUND: [404, (p: P) => `User '${p.id}' does not exist`],
   USER_WALLET_NOT_FOUND: [404, (p: P) => `User with wallet address '${p.wallet}' does not exist`],
   OWNER_REQUIRED: [400, () => 'Invalid request: user (must provide either user ID or user wallet address)'],
+  OWNER_REQUIRED_2025: [400, () => 'Invalid request format: Must provide either user ID or user wallet address'],
   BAD_WALLET: [400, () => 'Invalid Ethereum address format. Must be 0x followed by 40 hex characters.'],
   HANDLE_EXISTS: [409, (p: P) => `An agent with handle '${p.handle}' already exists`],
   AGENT_NAME_EXISTS: [409, (p: P) => `You already have an agent with name '${p.name}'`],
@@ -35,6 +36,7 @@ export const ERRORS = {
   ARENA_SKILL_CHANGE: [400, (p: P) => `Cannot change arena skill to "${p.skill}": ${p.count} existing competition(s) would become incompatible (${p.names})`],
   // competitions
   COMPETITION_NOT_FOUND: [404, () => 'Competition not found'],
+  INVALID_FIELD: [400, (p: P) => `Invalid request: ${p.where} (${p.reason})`],
   NO_UPDATE_FIELDS: [400, () => 'No valid fields provided for update'],
   TYPE_CHANGE_STARTED: [400, (p: P) => `Cannot change competition type once it has started. Current status: ${p.status}`],
   PERPS_PROVIDER_REQUIRED: [400, () => 'Perps provider configuration is required when changing to perpetual futures type'],

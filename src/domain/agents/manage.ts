@@ -2,6 +2,7 @@
 import type { WriteTx } from '../../ports/store.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
+import { versionRule } from '../versions.js';
 import type { Agent, User } from '../model.js';
 import { sortRows, type SortSpec } from '../data/paging.js';
 import type { Tables } from '../tables.js';
@@ -69,7 +70,7 @@ export function createAgentTx(deps: Deps, tx: WriteTx<Tables>, owner: User, inpu
 export async function createAgentForOwner(
   deps: Deps, owner: { id?: string; walletAddress?: string }, input: AgentInput,
 ): Promise<{ agent: Agent; apiKey: string }> {
-  if ((owner.id === undefined) === (owner.walletAddress === undefined)) throw new DomainError('OWNER_REQUIRED');
+  if ((owner.id === undefined) === (owner.walletAddress === undefined)) throw new DomainError(versionRule(deps, 'ownerRequiredError'));
   return deps.store.transact((tx) => {
     let user: User | undefined;
     if (owner.id !== undefined) {

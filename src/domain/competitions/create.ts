@@ -5,6 +5,7 @@ import { defaultArenaId, isCompatible, requireArena } from './arenas.js';
 import { resolveInitialBalances } from '../trading/balances.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
+import { versionRule } from '../versions.js';
 import type {
   Competition, CompetitionType, Principal, CrossChainTradingType, InitialBalance, PerpsConfig, Reward, TradingConstraints,
 } from '../model.js';
@@ -30,6 +31,19 @@ export interface CompetitionInput {
   boostTimeDecayRate?: number;
   /** Sports prediction games; compsim has none, so any id is unknown. */
   gameIds?: string[];
+}
+
+/**
+ * `boostTimeDecayRate` where the API version has it: a number from 0.1 to 0.9 (upstream's zod
+ * texts); elsewhere it is dropped unread.
+ */
+export function checkBoostTimeDecayRate(deps: Deps, v: unknown): void {
+  if (v === undefined || !versionRule(deps, 'boostTimeDecayRate')) return;
+  let reason: string | null = null;
+  if (typeof v !== 'number' || !Number.isFinite(v)) reason = `expected number, received ${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v}`;
+  else if (v < 0.1) reason = 'too small: expected number to be >=0.1';
+  else if (v > 0.9) reason = 'too big: expected number to be <=0.9';
+  if (reason !== null) throw new DomainError('INVALID_FIELD', { where: 'boostTimeDecayRate', reason });
 }
 
 /** Upstream's PerpsProviderSchema defaults applied to a given provider configuration. */
@@ -58,6 +72,7 @@ function checkJoinDates(c: { joinStartDate: number | null; joinEndDate: number |
 /** Creates a pending competition inside `tx`. */
 export function createCompetitionTx(deps: Deps, tx: WriteTx<Tables>, input: CompetitionInput): Competition {
   if (input.name === undefined) throw new DomainError('NAME_REQUIRED');
+  checkBoostTimeDecayRate(deps, input.boostTimeDecayRate);
   const type = input.type ?? 'trading';
   const arenaId = input.arenaId ?? defaultArenaId(type);
   const arena = requireArena(tx, arenaId);
@@ -149,7 +164,7 @@ function upsertBalances(stored: InitialBalance[], given: InitialBalance[]): Init
  * pending and only with the new type's configuration, spot-live and perps configuration frozen
  * once started, no arena change once ended. Returns the update with its implicit type.
  */
-function checkTypeRules(comp: Competition, given: CompetitionInput): CompetitionInput {
+function checkTypeRules(deps: Deps, comp: Competition, given: CompetitionInput): CompetitionInput {
   const input = { ...given };
   if (input.type === undefined) {
     if (input.perpsProvider !== undefined) input.type = 'perpetual_futures';
@@ -171,10 +186,11 @@ function checkTypeRules(comp: Competition, given: CompetitionInput): Competition
       if (!cfg.dataSourceConfig) throw new DomainError('SPOT_LIVE_SOURCE_CONFIG_REQUIRED');
     }
   }
-  if ((input.perpsProvider !== undefined || input.evaluationMetric !== undefined) && comp.type === 'perpetual_futures' && comp.status !== 'pending') {
+  const configGiven = input.perpsProvider !== undefined || input.evaluationMetric !== undefined;
+  if (configGiven && comp.type === 'perpetual_futures' && comp.status !== 'pending' && versionRule(deps, 'updateStartedPerpsConfig')) {
     throw new DomainError('PERPS_CONFIG_STARTED', { status: comp.status });
   }
-  if (input.arenaId !== undefined && comp.status === 'ended') throw new DomainError('ARENA_CHANGE_ENDED');
+  if (input.arenaId !== undefined && comp.status === 'ended' && versionRule(deps, 'updateArenaRules')) throw new DomainError('ARENA_CHANGE_ENDED');
   return input;
 }
 
@@ -187,13 +203,14 @@ function checkTypeRules(comp: Competition, given: CompetitionInput): Competition
  */
 export async function updateCompetition(deps: Deps, id: string, given: CompetitionInput): Promise<Competition> {
   if (Object.values(given).every((v) => v === undefined)) throw new DomainError('NO_UPDATE_FIELDS');
+  checkBoostTimeDecayRate(deps, given.boostTimeDecayRate);
   return deps.store.transact((tx) => {
     const comp = requireCompetition(tx, id);
-    const input = checkTypeRules(comp, given);
+    const input = checkTypeRules(deps, comp, given);
     const next: Competition = { ...comp, updatedAt: deps.clock.now() };
     const writable = next as unknown as Record<string, unknown>;
     for (const f of PLAIN_FIELDS) if (input[f] !== undefined) writable[f] = input[f];
-    if (input.arenaId !== undefined || input.type !== undefined) {
+    if ((input.arenaId !== undefined || input.type !== undefined) && versionRule(deps, 'updateArenaRules')) {
       const arena = requireArena(tx, next.arenaId);
       if (!isCompatible(arena.skill, next.type)) throw new DomainError('ARENA_TYPE_MISMATCH', { type: next.type, skill: arena.skill });
     }

@@ -6,6 +6,7 @@ import type { Agent, Competition, Principal } from '../model.js';
 import { registerAgentTx } from './admin-participants.js';
 import type { Tables } from '../tables.js';
 import { boardKey, boardRatings } from '../rankings/rating.js';
+import { versionRule } from '../versions.js';
 
 /** Input of {@link joinCompetition} and {@link leaveCompetition}: the caller and the path ids. */
 export interface ParticipationInput { principal: Principal; competitionId: string; agentId: string }
@@ -82,13 +83,13 @@ export async function joinCompetition(deps: Deps, input: ParticipationInput): Pr
     if (comp.joinStartDate !== null && now < comp.joinStartDate) throw new DomainError('JOIN_NOT_OPEN', { at: isoAt(comp.joinStartDate) });
     if (comp.joinEndDate !== null && now > comp.joinEndDate) throw new DomainError('JOIN_CLOSED', { at: isoAt(comp.joinEndDate) });
     if (agent.status === 'deleted' || agent.status === 'suspended') throw new DomainError('AGENT_NOT_ELIGIBLE');
-    if ((comp.type === 'perpetual_futures' || comp.type === 'spot_live_trading') && !agent.walletAddress) {
+    if ((comp.type === 'perpetual_futures' || comp.type === 'spot_live_trading') && !agent.walletAddress && versionRule(deps, 'joinWalletCheck')) {
       throw new DomainError('WALLET_REQUIRED');
     }
     if (comp.status !== 'pending') throw new DomainError('JOIN_NOT_PENDING');
     const reg = tx.get('competitionAgents', regId(comp.id, agent.id));
     if (reg?.status === 'active') throw new DomainError('ALREADY_REGISTERED');
-    checkParticipationRules(tx, comp, agent.id);
+    if (versionRule(deps, 'joinParticipationRules')) checkParticipationRules(tx, comp, agent.id);
     registerAgentTx(deps, tx, comp, agent.id, 'JOIN_ONE_AGENT_PER_USER');
   });
 }

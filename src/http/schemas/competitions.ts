@@ -31,10 +31,8 @@ const competitionFields = {
   allowCrossChainTrading: {}, slippageModel: { type: 'string', enum: ['legacy', 'current'] },
   // Perps: each account's starting equity in USD (default 10000).
   perpsInitialEquityUsd: { type: 'number', exclusiveMinimum: 0 },
-  boostTimeDecayRate: {
-    type: 'number', minimum: 0.1, maximum: 0.9,
-    'x-reasons': { minimum: 'too small: expected number to be >=0.1', maximum: 'too big: expected number to be <=0.9', type: 'expected number, received {received}' },
-  },
+  // Checked by the domain where the API version has the field (0.1..0.9), else dropped unread.
+  boostTimeDecayRate: { description: 'Number from 0.1 to 0.9 (no effect in compsim, which has no boosts)' },
   // Upstream's perps provider configuration (PerpsProviderSchema); stored, it funds nothing.
   perpsProvider: obj({
     provider: { type: 'string', enum: ['symphony', 'hyperliquid'] },

@@ -1,5 +1,5 @@
 // Generation switch of the shared paths: a team key gets the legacy trade engine and shapes; legacy-style admin bodies get legacy competitions.
-import type { CompetitionInput } from '../../../domain/competitions/create.js';
+import { checkBoostTimeDecayRate, type CompetitionInput } from '../../../domain/competitions/create.js';
 import { createCompetitionWithModel, endCompetitionWithTeams, startAnyGeneration } from '../../../domain/legacy/admin-lifecycle.js';
 import { executeLegacyTrade, quoteLegacyTrade } from '../../../domain/legacy/trading.js';
 import type { CrossChainTradingType, Principal, SlippageModel } from '../../../domain/model.js';
@@ -61,6 +61,7 @@ export async function createAnyGeneration({ world, body }: HandlerRequest, input
 
 /** Start: `teamIds` beside `agentIds`; a legacy-style body is answered with the legacy object plus `teamIds`. */
 export async function startAnyGenerationHandler({ world, body }: HandlerRequest, create: CompetitionInput): Promise<HandlerResult> {
+  checkBoostTimeDecayRate(world.deps, create.boostTimeDecayRate);
   const r = await startAnyGeneration(world.deps, {
     ...(body.competitionId !== undefined ? { competitionId: body.competitionId } : { create }),
     agentIds: body.agentIds ?? [], ...(body.teamIds !== undefined ? { teamIds: body.teamIds } : {}),
