@@ -37,6 +37,9 @@ export const ERRORS = {
   // competitions
   COMPETITION_NOT_FOUND: [404, () => 'Competition not found'],
   INVALID_FIELD: [400, (p: P) => `Invalid request: ${p.where} (${p.reason})`],
+  SEARCH_NO_FILTER: [400, () => 'Invalid request format: must provide user or agent search parameters'],
+  SEARCH_INVALID: [400, (p: P) => `Invalid request format: ${p.reason}`],
+  ALERT_NOT_FOUND: [404, () => 'Alert not found'],
   NO_UPDATE_FIELDS: [400, () => 'No valid fields provided for update'],
   TYPE_CHANGE_STARTED: [400, (p: P) => `Cannot change competition type once it has started. Current status: ${p.status}`],
   PERPS_PROVIDER_REQUIRED: [400, () => 'Perps provider configuration is required when changing to perpetual futures type'],

@@ -109,3 +109,16 @@ describe('rules table: admin, participation and response rows', () => {
     expect(after.body.account.id).to.equal(`${cid}:${late.agentId}`);
   });
 });
+
+describe('rules table: routes only the newest version has', () => {
+  it('2025-10 answers the alert routes with the unknown-route 404; spec serves them', async () => {
+    for (const [apiVersion, status] of [['2025-10', 404], ['spec', 200]] as const) {
+      const s = await startTestServer({ admin: { apiKey: ADMIN_KEY }, apiVersion });
+      const c = await createCompetition(s, ADMIN_KEY);
+      const res = await s.call('GET', `/api/admin/competition/${c.id}/perps/alerts`, { key: ADMIN_KEY });
+      expect(res.status).to.equal(status);
+      if (status === 404) expect(res.body).to.deep.equal({ success: false, error: `Cannot GET /api/admin/competition/${c.id}/perps/alerts` });
+      await s.close();
+    }
+  });
+});

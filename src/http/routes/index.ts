@@ -2,6 +2,7 @@
 import type { RouteDef } from '../route.js';
 import { ADMIN_ACTOR_ROUTES } from './admin-actors.routes.js';
 import { ADMIN_ARENA_ROUTES } from './admin-arenas.routes.js';
+import { ADMIN_READ_ROUTES } from './admin-reads.routes.js';
 import { ADMIN_COMPETITION_ROUTES } from './admin-competitions.routes.js';
 import { AGENT_ROUTES } from './agent.routes.js';
 import { AGENT_PROFILE_ROUTES } from './agent-profile.routes.js';
@@ -34,6 +35,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...ADMIN_ACTOR_ROUTES,
   ...ADMIN_COMPETITION_ROUTES,
   ...ADMIN_ARENA_ROUTES,
+  ...ADMIN_READ_ROUTES,
   ...LEGACY_TEAM_ROUTES,
   ...LEGACY_ACCOUNT_ROUTES,
   ...LEGACY_COMPETITION_ROUTES,
