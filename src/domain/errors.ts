@@ -160,6 +160,7 @@ export const ERRORS = {
   TEAM_EMAIL_EXISTS: [409, (p: P) => `A team with email ${p.email} already exists`],
   TEAM_WALLET_EXISTS: [409, () => 'A team with this wallet address already exists'],
   TEAM_NOT_FOUND: [404, () => 'Team not found'],
+  LEGACY_TEAM_NOT_IN_COMPETITION: [400, () => 'Team is not participating in this competition'],
   TEAM_KEY_ADMIN: [403, () => 'Cannot retrieve API key for admin accounts'],
   TEAM_DELETE_ADMIN: [403, () => 'Cannot delete admin accounts'],
   TEAM_DEACTIVATE_ADMIN: [403, () => 'Cannot deactivate admin accounts'],

@@ -108,7 +108,11 @@ export interface Balance {
   symbol: string; specificChain: SpecificChain; createdAt: number; updatedAt: number;
 }
 
-export interface PortfolioSnapshot { id: number; competitionId: string; agentId: string; timestamp: number; totalValue: number }
+export interface PortfolioSnapshot {
+  id: number; competitionId: string; agentId: string; timestamp: number; totalValue: number;
+  /** Competitions marked legacy: the team era's per-token values (priced tokens only, by address). */
+  valuesByToken?: Record<string, { amount: number; valueUsd: number }>;
+}
 
 /** One row of a competition's frozen final leaderboard. */
 export interface LeaderboardEntry {

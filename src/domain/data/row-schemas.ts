@@ -102,7 +102,10 @@ export const ROW_SCHEMAS: { [K in keyof Tables]: RowSchema } = {
   balances: row<Balance>({
     id: int, agentId: str, competitionId: str, tokenAddress: str, amount: num, symbol: str, specificChain, createdAt: time, updatedAt: time,
   }),
-  snapshots: row<PortfolioSnapshot>({ id: int, competitionId: str, agentId: str, timestamp: time, totalValue: num }),
+  snapshots: row<PortfolioSnapshot>({
+    id: int, competitionId: str, agentId: str, timestamp: time, totalValue: num,
+    valuesByToken: { type: 'object', additionalProperties: object({ amount: num, valueUsd: num }) },
+  }, ['valuesByToken']),
   leaderboards: row<LeaderboardEntry>({
     id: str, competitionId: str, agentId: str, rank: num, score: num, pnl: num, startingValue: num, totalAgents: num, createdAt: time,
   }),

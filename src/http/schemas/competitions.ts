@@ -52,4 +52,5 @@ export const startCompetitionBody = obj({
 });
 export const endCompetitionBody = obj({ competitionId: uuid }, ['competitionId']);
 export const updateCompetitionBody = obj(competitionFields);
-export const snapshotsQuery = obj({ agentId: uuid });
+/** `teamId`: the team era's filter, for competitions marked legacy. */
+export const snapshotsQuery = obj({ agentId: uuid, teamId: str });

@@ -41,11 +41,14 @@ export function isLegacyBody(body: Record<string, unknown>): boolean {
   return body.teamIds !== undefined || body.allowCrossChainTrading !== undefined;
 }
 
-/** Slippage formula of a competition created from `body`: explicit `slippageModel`, else legacy for legacy-style bodies. */
-export function slippageModelOf(body: Record<string, unknown>): SlippageModel {
+/** Slippage formula of a competition created from `body`: explicit `slippageModel`, else legacy for legacy-style bodies, else not chosen. */
+export function slippageModelOf(body: Record<string, unknown>): SlippageModel | undefined {
   if (body.slippageModel === 'legacy' || body.slippageModel === 'current') return body.slippageModel;
-  return isLegacyBody(body) ? 'legacy' : 'current';
+  return isLegacyBody(body) ? 'legacy' : undefined;
 }
+
+/** The keys a team-era create body could carry (TS: `name`, `description`). */
+const BARE_KEYS = new Set(['name', 'description']);
 
 /** `allowCrossChainTrading` as `tradingType` (literal true -> allow, anything else -> disallowAll) unless tradingType is given. */
 export function legacyTradingType(body: Record<string, unknown>): { tradingType?: CrossChainTradingType } {
@@ -55,8 +58,10 @@ export function legacyTradingType(body: Record<string, unknown>): { tradingType?
 
 /** Create: the model from the body; a legacy-style body is answered with the legacy competition object. */
 export async function createAnyGeneration({ world, body }: HandlerRequest, input: CompetitionInput): Promise<HandlerResult> {
-  const c = await createCompetitionWithModel(world.deps, input, slippageModelOf(body));
-  return { status: 201, body: { success: true, competition: isLegacyBody(body) ? apiLegacyCompetition(c) : apiCompetition(c) } };
+  const bare = Object.keys(body).every((k) => BARE_KEYS.has(k));
+  const c = await createCompetitionWithModel(world.deps, input, slippageModelOf(body), bare);
+  const legacy = isLegacyBody(body) || (bare && c.slippageModel === 'legacy');
+  return { status: 201, body: { success: true, competition: legacy ? apiLegacyCompetition(c) : apiCompetition(c) } };
 }
 
 /** Start: `teamIds` beside `agentIds`; a legacy-style body is answered with the legacy object plus `teamIds`. */
