@@ -12,7 +12,7 @@ import { routeTable, serveRequest, type RouteMatch } from './http/dispatch.js';
 import { HttpError } from './http/envelope.js';
 import { createResponseChecker, type ResponseViolation } from './http/response-check.js';
 import type { HttpWorld, RouteDef } from './http/route.js';
-import { ROUTES } from './http/routes/index.js';
+import { ROUTES } from './http/resources/index.js';
 import type { Logger } from 'pino';
 import { webPages } from './web.js';
 
@@ -117,7 +117,9 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
     }
   });
   app.use(cors());
-  if (options.web ?? true) app.use(webPages({ simApi, version: world.deps.config.version, ...(options.routes ? { routes: options.routes } : {}) }));
+  if (options.web ?? true) {
+    app.use(webPages({ simApi, version: world.deps.config.version, apiVersion: () => world.deps.config.apiVersion, ...(options.routes ? { routes: options.routes } : {}) }));
+  }
   app.use(router.routes());
   app.use((ctx) => answer(ctx, null));
   return app;

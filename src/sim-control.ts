@@ -7,8 +7,8 @@ import { DUMP_VERSION } from './adapters/memory/memory-store.js';
 import { contentProblem, type WorldChecks } from './dump-check.js';
 import type { RequestJournal } from './http/journal.js';
 import { limiterKey, tooManyRequests } from './http/rate-limit.js';
-import { isSimPath, type SimControl, type SimJob, type SimPriceInput } from './http/sim-control.js';
-import { MAX_CLOCK_JUMP_MS } from './http/schemas/sim.js';
+import { isSimPath, type SimControl, type SimJob, type SimPriceInput } from './http/world-port.js';
+import { MAX_CLOCK_JUMP_MS } from './http/resources/sim/request.js';
 import { SPECIFIC_CHAINS, type PriceOverride, type SpecificChain } from './ports/prices.js';
 import type { StoreDump, Sync } from './ports/store.js';
 import { MAX_MOVE_SNAPSHOT_ROWS, snapshotRowsUntil, type Job } from './sim/scheduler.js';
@@ -27,7 +27,7 @@ const jobs = (js: Job[]): SimJob[] => js.map((j) => ({ kind: j.kind, competition
 const EVM_CHAINS = SPECIFIC_CHAINS.filter((c) => c !== 'svm');
 
 /** Names of the store aux states a world may attach (see buildCore in world.ts); dumps carry them under `aux`. */
-export const AUX_STATES = ['clock', 'ids', 'priceOverrides', 'priceTapes', 'faults', 'rateLimits'] as const;
+export const AUX_STATES = ['clock', 'ids', 'priceOverrides', 'priceTapes', 'faults', 'rateLimits', 'mode'] as const;
 
 /**
  * Why a dump document cannot be loaded, or null when it can: first its structure (format,

@@ -1,6 +1,6 @@
 // API versions as data: one rules table (rule -> value per version) read by the route table, the edge and the domain.
 import type { SpecificChain } from '../ports/prices.js';
-import type { ErrorCode } from './errors.js';
+import { ERRORS, type ErrorCode } from './errors.js';
 import type { Principal } from './model.js';
 
 /**
@@ -50,6 +50,11 @@ function row<T>(title: string, values: VersionRule<T>['values'], show?: (v: T) =
 
 const list = (v: readonly string[]) => (v.length === 0 ? '—' : v.map((s) => `\`${s}\``).join(', '));
 const code = (v: string) => `\`${v}\``;
+/** An error as a reader sees it: its status and message (the rows name parameterless errors). */
+const error = (c: ErrorCode) => {
+  const [status, text] = ERRORS[c] as readonly [number, (p: Record<string, never>) => string];
+  return `${status} \`${text({})}\``;
+};
 const MODE_TEXT: Record<CompetitionIdMode, string> = {
   optional: 'optional (the active competition when omitted)',
   required: 'required (400 when missing)',
@@ -97,12 +102,12 @@ export const VERSION_RULES = {
   competitionIdPerps: row<CompetitionIdMode>('`competitionId` on `GET /api/agent/perps/positions` and `/account` (`active`: none active -> 404 `No active competition found`)', {
     spec: 'required', '2026-08': 'required', '2025-10': 'active',
   }, mode),
-  quotePerpsError: row<ErrorCode>('Quote in a perps competition (400)', {
+  quotePerpsError: row<ErrorCode>('Quote in a perps competition', {
     spec: 'TRADE_PERPS', '2026-08': 'TRADE_PERPS', '2025-10': 'TRADE_PERPS_2025',
-  }, code),
+  }, error),
   agentKeyMissing: row<ErrorCode>('401 without an agent key', {
     spec: 'AGENT_KEY_MISSING', '2026-08': 'AGENT_KEY_MISSING', '2025-10': 'AGENT_KEY_MISSING_PRIVY',
-  }, code),
+  }, error),
   tokenTable: row<TokenTableEra>('Token table (USDC on base/polygon/optimism, constraint exemptions, starting-balance symbols)', {
     spec: '2026-08', '2026-08': '2026-08', '2025-10': '2025-10', legacy: 'legacy',
   }, code),

@@ -213,7 +213,7 @@ export async function executeTrade(deps: Deps, principal: Principal, input: Exec
     const chains = resolveChains(from, to, input);
     checkCrossChain(comp.crossChainTradingType, chains);
     const { fromPrice, toPrice } = priceBoth(deps, from, to, chains, now);
-    if (toPrice.price > 0) checkConstraints(to, toPrice, comp.tradingConstraints, now);
+    if (toPrice.price > 0) checkConstraints(to, toPrice, comp.tradingConstraints, now, versionRule(deps, 'tokenTable'));
     const tradeAmountUsd = amount * fromPrice.price;
     const rows = tx.find('balances', 'agentCompetition', deps.caches.pairKey(agentId, comp.id));
     const fromRow = findBalanceRow(rows, from);
