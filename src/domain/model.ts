@@ -164,6 +164,17 @@ export interface AgentRating {
 }
 
 /** Whether an agent has claimed its reward of an ended competition (set through compsim's admin API). */
+/** A partner shown with competitions (admin-managed; compsim's fields: name, url, logo, details). */
+export interface Partner {
+  id: string; name: string; url: string | null; logoUrl: string | null; details: string | null; createdAt: number; updatedAt: number;
+}
+
+/** A partner's place in one competition's partner list. */
+export interface CompetitionPartner {
+  /** `${competitionId}:${partnerId}` */
+  id: string; competitionId: string; partnerId: string; position: number; createdAt: number;
+}
+
 export interface RewardClaim {
   /** `${competitionId}:${agentId}` */
   id: string; competitionId: string; agentId: string; claimed: boolean; updatedAt: number;

@@ -81,8 +81,8 @@ export const VERSION_RULES = {
   absentRoutes: row<readonly string[]>('Routes that answer the unknown-route 404 (route ids; `x.*` = every id under `x.`)', {
     spec: [],
     '2026-08': ['competitions.status', 'competitions.leaderboard', 'competitions.upcoming', 'competitions.rules.active', 'inferai.*'],
-    // The badge API arrived in December 2025; the self-funding alerts after October 2025.
-    '2025-10': ['inferai.*', 'eigenai.*', 'admin.alerts.*'],
+    // The badge API arrived in December 2025; self-funding alerts and partners after October 2025.
+    '2025-10': ['inferai.*', 'eigenai.*', 'admin.alerts.*', 'admin.partners.*'],
   }, list),
   activeCompetitionRoutes: row<readonly string[]>('Routes refused with 403 `No active competition` while no competition is active (before validation; not for team keys)', {
     spec: [], '2026-08': [], '2025-10': ['trade.execute', 'trade.quote', 'price.get'],

@@ -2,7 +2,7 @@
 import { SPECIFIC_CHAINS } from '../../ports/prices.js';
 import type {
   Admin, Agent, AgentNonce, AgentRating, Arena, Balance, Competition, CompetitionAgent, InferenceBadge, InferenceSubmission,
-  LeaderboardEntry, PerpsPosition, PortfolioSnapshot, RewardClaim, ScriptedAction, Trade, User, Vote,
+  LeaderboardEntry, PerpsPosition, PortfolioSnapshot, RewardClaim, ScriptedAction, Trade, User, Vote, Partner, CompetitionPartner,
 } from '../model.js';
 import type { Tables } from '../tables.js';
 
@@ -141,6 +141,8 @@ export const ROW_SCHEMAS: { [K in keyof Tables]: RowSchema } = {
     }),
     allOf: [pendingParams('open', OPEN_PARAMS), pendingParams('swap', SWAP_PARAMS)],
   },
+  partners: row<Partner>({ id: str, name: str, url: strN, logoUrl: strN, details: strN, createdAt: time, updatedAt: time }),
+  competitionPartners: row<CompetitionPartner>({ id: str, competitionId: str, partnerId: str, position: num, createdAt: time }),
 };
 
 /**
@@ -151,6 +153,7 @@ export const COMPOSED_IDS: { [K in keyof Tables]?: { form: string; id: (r: Table
   competitionAgents: { form: '<competitionId>:<agentId>', id: (r) => `${r.competitionId}:${r.agentId}` },
   leaderboards: { form: '<competitionId>:<agentId>', id: (r) => `${r.competitionId}:${r.agentId}` },
   rewardClaims: { form: '<competitionId>:<agentId>', id: (r) => `${r.competitionId}:${r.agentId}` },
+  competitionPartners: { form: '<competitionId>:<partnerId>', id: (r) => `${r.competitionId}:${r.partnerId}` },
   inferenceBadges: { form: '<competitionId>:<agentId>', id: (r) => `${r.competitionId}:${r.agentId}` },
   ratings: {
     form: 'type:<type>:<agentId> or arena:<arenaId>:<agentId>',
