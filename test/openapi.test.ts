@@ -158,6 +158,13 @@ describe('GET /api/openapi.json', () => {
     const printed = JSON.parse(text) as Doc;
     expect(printed.servers).to.deep.equal([{ url: 'http://127.0.0.1:3000' }]);
     expect(Object.keys(printed.paths).some((p) => p.startsWith('/api/sim'))).to.equal(false);
+    text = '';
+    expect(await openapiMain(['--api-version', '2025-10'], sink)).to.equal(0);
+    const october = JSON.parse(text) as Doc & { info: Record<string, unknown> };
+    expect(october.info['x-api-version']).to.equal('2025-10');
+    expect(Object.keys(october.paths).some((p) => p.startsWith('/api/inferai') || p.startsWith('/api/eigenai'))).to.equal(false);
+    expect(october.paths).to.have.property('/api/competitions/upcoming');
+    expect(await openapiMain(['--api-version', '1999'], sink, sink)).to.equal(2);
     expect(await openapiMain(['--bogus'], sink, sink)).to.equal(2);
   });
 });

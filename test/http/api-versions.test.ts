@@ -186,6 +186,9 @@ describe('API versions', () => {
       expect(trade.body.transaction.competitionId).to.equal(cid);
       const quote = await w.call('GET', '/api/trade/quote', { query: { competitionId: '00000000-0000-4000-8000-000000000000', fromToken: TOK.SVM_USDC, toToken: TOK.SOL, amount: '150' } });
       expect(quote.status).to.equal(200);
+      // A malformed one is still refused by the parameter check (a listed difference).
+      expectError(await w.call('GET', '/api/trade/quote', { query: { competitionId: 'x', fromToken: TOK.SVM_USDC, toToken: TOK.SOL, amount: '150' } }), 400,
+        'Invalid request: competitionId (invalid UUID)');
     });
 
     it('shows balances and every trade without competitionId, even after the competition ended (200)', async () => {
@@ -202,6 +205,16 @@ describe('API versions', () => {
       // A fresh agent with no competition at all has nothing (200, not 403).
       const other = await createAgent(w.s, ADMIN_KEY, 'Newcomer');
       expect((await w.call('GET', '/api/agent/balances', { key: other.apiKey })).body.balances).to.deep.equal([]);
+    });
+
+    it('shows an agent its own last balance set while another agent\'s competition is active', async () => {
+      const cid = await w.start({ paperTradingInitialBalances: [{ specificChain: 'svm', tokenSymbol: 'usdc', amount: 1000 }] });
+      await w.s.call('POST', '/api/admin/competition/end', { key: ADMIN_KEY, body: { competitionId: cid } });
+      const other = await createAgent(w.s, ADMIN_KEY, 'Other');
+      const next = await w.s.call('POST', '/api/admin/competition/start', { key: ADMIN_KEY, body: { name: 'Next Cup', agentIds: [other.agentId] } });
+      expect(next.status).to.equal(200);
+      const res = await w.call('GET', '/api/agent/balances');
+      expect(res.body.balances.map((b: { symbol: string; amount: number }) => [b.symbol, b.amount])).to.deep.equal([['USDC', 1000]]);
     });
 
     it('reads perps from the active competition: none -> 404, not perps -> 400, not in it -> 403, quote in perps -> 400 (Symphony text)', async () => {

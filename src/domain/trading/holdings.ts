@@ -20,7 +20,7 @@ export type PricedBalance = Balance & { chain: BlockchainType; price?: number; v
  * competition, or undefined when none is active (the caller then reads across competitions).
  */
 function competitionFor(
-  deps: Deps, tx: ReadTx<Tables>, principal: Principal, competitionId: string | undefined, mode: CompetitionIdMode, usage: string, perpsError: ErrorCode,
+  tx: ReadTx<Tables>, principal: Principal, competitionId: string | undefined, mode: CompetitionIdMode, usage: string, perpsError: ErrorCode,
 ): Competition | undefined {
   if (mode === 'active') {
     const active = activeCompetitionFor(tx, principal);
@@ -54,8 +54,9 @@ export async function agentBalances(deps: Deps, principal: Principal, competitio
   const agentId = callerAgentId(principal);
   return deps.store.read((tx) => {
     const mode = versionRule(deps, 'competitionIdBalances');
-    const comp = competitionFor(deps, tx, principal, competitionId, mode, 'GET /api/agent/balances?competitionId=xxx', 'BALANCES_PERPS');
-    const cid = comp?.id ?? latestBalanceCompetition(tx, agentId);
+    const comp = competitionFor(tx, principal, competitionId, mode, 'GET /api/agent/balances?competitionId=xxx', 'BALANCES_PERPS');
+    // October 2025 kept one balance set per agent, whatever competition is active now.
+    const cid = mode === 'active' ? latestBalanceCompetition(tx, agentId) : comp!.id;
     const now = deps.clock.now();
     const rows = cid === undefined ? [] : tx.find('balances', 'agentCompetition', `${agentId}:${cid}`);
     const balances = rows.map((b): PricedBalance => {
@@ -77,7 +78,7 @@ export async function agentTrades(deps: Deps, principal: Principal, competitionI
   const agentId = callerAgentId(principal);
   return deps.store.read((tx) => {
     const mode = versionRule(deps, 'competitionIdTrades');
-    const comp = competitionFor(deps, tx, principal, competitionId, mode, 'GET /api/agent/trades?competitionId=xxx', 'AGENT_TRADES_PERPS');
+    const comp = competitionFor(tx, principal, competitionId, mode, 'GET /api/agent/trades?competitionId=xxx', 'AGENT_TRADES_PERPS');
     if (mode === 'active') {
       // October 2025: every trade of the agent, across competitions.
       capList(tx.count('trades', 'agent', agentId), TRADE_LIST_LIMIT, 'trades', 'Page through them per competition with GET /api/competitions/{competitionId}/agents/{agentId}/trades?limit=100&offset=0');
