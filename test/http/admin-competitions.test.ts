@@ -244,6 +244,23 @@ describe('POST /api/admin/competition/start of perpetual futures', () => {
   before(async () => { s = await startTestServer({ admin: { apiKey: ADMIN_KEY } }); });
   after(() => s.close());
 
+  it('stores perpsProvider with upstream\'s defaults; initialCapital funds nothing (accounts start at perpsInitialEquityUsd)', async () => {
+    const w = await createAgent(s, ADMIN_KEY, 'Capital', { agentWalletAddress: nextWallet() });
+    const res = await s.call('POST', '/api/admin/competition/start', {
+      key: ADMIN_KEY, body: { name: 'Capital Perps', type: 'perpetual_futures', agentIds: [w.agentId], perpsProvider: { initialCapital: 1234 } },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const cid = res.body.competition.id;
+    const row = await s.world.deps.store.read((tx) => tx.get('competitions', cid)!);
+    expect(row.perpsConfig).to.deep.equal({
+      provider: 'symphony', initialCapital: 1234, selfFundingThreshold: 0, minFundingThreshold: null, apiUrl: null, evaluationMetric: 'calmar_ratio',
+    });
+    const account = await s.call('GET', '/api/agent/perps/account', { key: w.apiKey, query: { competitionId: cid } });
+    expect(account.body.account.totalEquity).to.equal('10000');
+    const plain = await createCompetition(s, ADMIN_KEY, { type: 'perpetual_futures', arenaId: 'default-perps-arena' });
+    expect((await s.world.deps.store.read((tx) => tx.get('competitions', plain.id)!)).perpsConfig!.initialCapital).to.equal(500);
+  });
+
   it('refuses participants without a wallet, naming each (400); spot-live starts have no such check', async () => {
     const w = await createAgent(s, ADMIN_KEY, 'Has Wallet', { agentWalletAddress: nextWallet() });
     const x = await createAgent(s, ADMIN_KEY, 'No Wallet');
@@ -252,7 +269,7 @@ describe('POST /api/admin/competition/start of perpetual futures', () => {
       key: ADMIN_KEY, body: { name: 'Perps', type: 'perpetual_futures', agentIds: [w.agentId, x.agentId, y.agentId] },
     });
     expectError(res, 400, `Cannot proceed with perpetual futures competition: The following agents have no wallet address: No Wallet (${x.agentId}), Nor This (${y.agentId})`);
-    expect((await s.world.deps.store.read((tx) => tx.find('competitions', 'status', 'active'))).length).to.equal(0);
+    expect((await s.world.deps.store.read((tx) => tx.all('competitions'))).some((c) => c.name === 'Perps')).to.equal(false);
     const spot = await s.call('POST', '/api/admin/competition/start', { key: ADMIN_KEY, body: { name: 'Spot', type: 'spot_live_trading', agentIds: [x.agentId] } });
     expect(spot.status, JSON.stringify(spot.body)).to.equal(200);
   });
