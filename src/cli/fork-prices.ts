@@ -30,6 +30,8 @@ export interface PriceInputs {
 /** The derived tape and what it rests on. */
 export interface DerivedPrices {
   tapes: Tapes;
+  /** Each trade's replay time: its recorded time, or a few milliseconds later (see `movedTrades`). */
+  times: number[];
   stats: {
     /** Tape points taken from trades (a from-token price and, when it received anything, a to-token price per trade). */
     tradePoints: number;
@@ -39,8 +41,8 @@ export interface DerivedPrices {
     instants: number;
     /** (instant, token) pairs the values did not determine: they kept the previous price. */
     undetermined: number;
-    /** Trades of one instant that implied different prices for one token (the first was kept). */
-    conflicts: number;
+    /** Trades moved later (by a millisecond or a few) because a trade of their instant priced one of their tokens differently. */
+    movedTrades: number;
     /** Solved prices below zero, set to 0. */
     negative: number;
     /** Largest |rebuilt value - recorded value| / recorded value over all agents and instants. */
@@ -197,7 +199,7 @@ function at(points: readonly [number, number][], t: number): number | undefined 
 export function derivePrices(input: PriceInputs): DerivedPrices {
   const tradePts = new Map<string, Map<number, number>>();
   const unknown = new Set<string>();
-  let conflicts = 0;
+  let moved = 0;
   const facts = (address: string, chain: string): TokenFacts => {
     const f = input.token(address, chain);
     if (f) return f;
@@ -205,21 +207,32 @@ export function derivePrices(input: PriceInputs): DerivedPrices {
     unknown.add(k);
     return { key: k, defaultPrice: null, kind: 'unknown' };
   };
-  const addPoint = (k: string, t: number, p: number) => {
-    let m = tradePts.get(k);
-    if (!m) tradePts.set(k, (m = new Map()));
-    const prev = m.get(t);
-    if (prev === undefined) m.set(t, p);
-    else if (Math.abs(prev - p) > 1e-9 * Math.max(Math.abs(prev), Math.abs(p))) conflicts++;
-  };
-  // From-token prices first: exact whatever the source's slippage, they win a conflict at one instant.
+  // One price per token and instant: a trade whose price clashes with one already set at its instant
+  // (slippage at the source gives two buys of one token in one millisecond two prices) runs a
+  // millisecond later, and every later trade keeps its place after it.
+  const same = (x: number, y: number) => Math.abs(x - y) <= 1e-12 * Math.max(Math.abs(x), Math.abs(y));
+  const times: number[] = [];
+  let previous = -Infinity;
   for (const t of input.trades) {
-    const f = facts(t.fromToken, t.fromSpecificChain);
-    if (t.fromAmount > 0 && f.kind !== 'burn') addPoint(f.key, t.timestamp, fromPrice(t));
-  }
-  for (const t of input.trades) {
-    const f = facts(t.toToken, t.toSpecificChain);
-    if (t.toAmount > 0 && f.kind !== 'burn') addPoint(f.key, t.timestamp, toPrice(t));
+    const from = facts(t.fromToken, t.fromSpecificChain);
+    const to = facts(t.toToken, t.toSpecificChain);
+    const fp = t.fromAmount > 0 && from.kind !== 'burn' ? fromPrice(t) : undefined;
+    const tp = t.toAmount > 0 && to.kind !== 'burn' ? toPrice(t) : undefined;
+    const clash = (k: string, p: number | undefined, at: number) => {
+      const prev = p === undefined ? undefined : tradePts.get(k)?.get(at);
+      return prev !== undefined && !same(prev, p!);
+    };
+    let at = Math.max(t.timestamp, previous);
+    while (clash(from.key, fp, at) || clash(to.key, tp, at)) at++;
+    if (at !== t.timestamp) moved++;
+    for (const [k, p] of [[from.key, fp], [to.key, tp]] as const) {
+      if (p === undefined) continue;
+      let m = tradePts.get(k);
+      if (!m) tradePts.set(k, (m = new Map()));
+      if (!m.has(at)) m.set(at, p);
+    }
+    times.push(at);
+    previous = at;
   }
   const sortedTrade = new Map<string, [number, number][]>();
   let tradePoints = 0;
@@ -332,7 +345,8 @@ export function derivePrices(input: PriceInputs): DerivedPrices {
   }
   return {
     tapes,
-    stats: { tradePoints, solvedPoints, instants: instants.length, undetermined, conflicts, negative, maxRelativeResidual: maxRel },
+    stats: { tradePoints, solvedPoints, instants: instants.length, undetermined, movedTrades: moved, negative, maxRelativeResidual: maxRel },
+    times,
     undeterminedTokens: Object.fromEntries([...undeterminedTokens].sort((x, y) => (x[0] < y[0] ? -1 : 1))),
     unknownTokens: [...unknown].sort(),
   };

@@ -358,11 +358,13 @@ async function build(args: ForkArgs, f: Fetched, reader: SourceReader, fetchedAt
   });
   if (derived.unknownTokens.length > 0) warnings.push(`tokens unknown to compsim's catalogue (a replay refuses their trades): ${derived.unknownTokens.join(', ')}`);
   if (derived.stats.maxRelativeResidual > 1e-9) warnings.push(`the solved prices reproduce the recorded portfolio values only to ${derived.stats.maxRelativeResidual.toExponential(2)} (relative)`);
-  if (derived.stats.conflicts > 0) warnings.push(`${derived.stats.conflicts} trades implied another price for a token already priced by a trade of the same instant (source slippage?): the first price was kept`);
+  if (derived.stats.movedTrades > 0) {
+    warnings.push(`${derived.stats.movedTrades} trades run a few milliseconds after their recorded time in trades.csv: a trade of the same instant priced one of their tokens differently (slippage at the source), and a tape holds one price per instant`);
+  }
 
   // The replay window.
   const firstTrade = trades[0]?.timestamp;
-  const lastTrade = trades[trades.length - 1]?.timestamp;
+  const lastTrade = derived.times[derived.times.length - 1];
   const start = startDate ?? Math.min(firstTrade ?? Infinity, instants[0] ?? Infinity);
   let end = ended && endDate !== undefined ? endDate : instants[instants.length - 1] ?? (lastTrade ?? start) + intervalMs;
   if (lastTrade !== undefined && end <= lastTrade) end = lastTrade + intervalMs;
@@ -386,7 +388,7 @@ async function build(args: ForkArgs, f: Fetched, reader: SourceReader, fetchedAt
   };
   const tapeDoc = { tapes: derived.tapes };
   write(FORK_FILES.trades, toCsv(['timestamp', 'agent', 'fromToken', 'toToken', 'amount', 'reason', 'fromSpecificChain', 'toSpecificChain'],
-    trades.map((t, i) => [iso(t.timestamp), label.get(t.agentId)!, t.fromToken, t.toToken, decimal(t.fromAmount), reasons[i] === '' ? 'fork' : reasons[i]!, t.fromSpecificChain || null, t.toSpecificChain || null])));
+    trades.map((t, i) => [iso(derived.times[i]!), label.get(t.agentId)!, t.fromToken, t.toToken, decimal(t.fromAmount), reasons[i] === '' ? 'fork' : reasons[i]!, t.fromSpecificChain || null, t.toSpecificChain || null])));
   write(FORK_FILES.sourceTrades, toCsv(['id', 'timestamp', 'agentId', 'agent', 'fromToken', 'toToken', 'fromAmount', 'toAmount', 'tradeAmountUsd', 'fromSpecificChain', 'toSpecificChain'],
     trades.map((t) => [t.id, iso(t.timestamp), t.agentId, label.get(t.agentId)!, t.fromToken, t.toToken, t.fromAmount, t.toAmount, t.tradeAmountUsd, t.fromSpecificChain, t.toSpecificChain])));
   write(FORK_FILES.prices, `${JSON.stringify(tapeDoc)}\n`);

@@ -53,7 +53,7 @@ const scratch = () => mkdtempSync(join(tmpdir(), 'compsim-fork-test-'));
  * without slippage, trading across chains and tokens; two trades share an instant and one runs at
  * a snapshot instant.
  */
-function sourceScenario(): ScenarioDoc {
+function sourceScenario(slippage: 'none' | 'upstream' = 'none'): ScenarioDoc {
   const at = (hhmm: string) => `2025-06-02T${hhmm}:00.000Z`;
   const trade = (actor: string, time: string, fromToken: string, toToken: string, amount: string, extra: Record<string, string> = {}): Step => ({
     call: 'POST /api/trade/execute', as: actor, at: at(time),
@@ -62,7 +62,7 @@ function sourceScenario(): ScenarioDoc {
   const agents = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6'];
   return {
     seed: 11, startTime: at('12:00'),
-    world: { prices: { kind: 'randomWalk', stepMs: 60_000, volatility: 0.004 }, slippage: 'none', snapshotIntervalMs: 300_000 },
+    world: { prices: { kind: 'randomWalk', stepMs: 60_000, volatility: 0.004 }, slippage, snapshotIntervalMs: 300_000 },
     actors: Object.fromEntries(agents.map((a, i) => [a, { register: { agentName: `Agent ${['One', 'Two', 'Three', 'Four', 'Five', 'Six'][i]}` } }])),
     steps: [
       {
@@ -90,6 +90,61 @@ function sourceScenario(): ScenarioDoc {
   };
 }
 
+/** A server that ran the source scenario: its competition id and the first agent's key. */
+async function serveSource(slippage: 'none' | 'upstream'): Promise<{ srv: TestServer; comp: string; key: string }> {
+  const srv = await startTestServer({ admin: { apiKey: ADMIN_KEY } }, { simApi: true });
+  let comp = '';
+  let key = '';
+  const doc = validateScenario(sourceScenario(slippage), 'fork-source');
+  const r = await runScenario({ file: 'fork-source', name: 'fork-source', doc }, httpTarget(srv.url, { adminKey: ADMIN_KEY }), {
+    onExchange: (_at, res) => {
+      const body = res.body as { competition?: { id?: string }; agent?: { apiKey?: string } } | undefined;
+      if (body?.competition?.id) comp = body.competition.id;
+      if (key === '' && body?.agent?.apiKey) key = body.agent.apiKey;
+    },
+  });
+  expect(r.ok, JSON.stringify(r.failure)).to.equal(true);
+  expect(comp).to.not.equal('');
+  expect(key).to.not.equal('');
+  return { srv, comp, key };
+}
+
+/** Forks `comp` into a new directory, replays it without slippage; the source's and the replay's final leaderboards. */
+async function forkAndReplay(srv: TestServer, comp: string, key: string) {
+  const dir = scratch();
+  try {
+    const io = fakeIo();
+    const err = sink();
+    const code = await forkMain(['--from', srv.url, '--competition', comp, '--out', dir, '--api-key', key], { stdout: sink(), stderr: err }, io);
+    expect(code, err.text).to.equal(0);
+    expect(err.text).to.equal('');
+    expect(io.sleeps).to.deep.equal([]);
+    const manifest = JSON.parse(readFileSync(join(dir, 'fork.json'), 'utf8'));
+    const files = ['world.json', 'trades.csv', 'prices.json', 'balances.json', 'leaderboard.csv', 'timeline.csv', 'source-trades.csv', 'fork.json'].filter((f) => existsSync(join(dir, f)));
+    const source = await srv.call('GET', `/api/competitions/${comp}/agents`, { query: { limit: '100' } });
+    const want = (source.body.agents as { name: string; rank: number; portfolioValue: number }[]).map((a) => ({ agent: a.name, rank: a.rank, value: a.portfolioValue }));
+    const rOut = sink();
+    const rErr = sink();
+    expect(await replayMain(['--fork', dir, '--slippage', 'none', '--json'], { stdout: rOut, stderr: rErr }), rErr.text).to.equal(0);
+    const [run] = JSON.parse(rOut.text) as { final: { agent: string; rank: number; value: number }[]; trades: { accepted: boolean }[] }[];
+    return { manifest, files, want, run: run! };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Ranks exact, values within 1e-9 relative. */
+function expectSameLeaderboard(got: { agent: string; rank: number; value: number }[], want: { agent: string; rank: number; value: number }[]): void {
+  expect(want).to.have.length(6);
+  expect(got.map((r) => [r.rank, r.agent])).to.deep.equal(want.map((w) => [w.rank, w.agent]));
+  for (const w of want) {
+    const g = got.find((r) => r.agent === w.agent)!;
+    expect(Math.abs(g.value - w.value) / w.value, w.agent).to.be.below(1e-9);
+  }
+  // The values moved over the two hours (the check is not comparing starting balances).
+  expect(new Set(want.map((w) => w.value.toFixed(6))).size).to.be.greaterThan(4);
+}
+
 describe('compsim fork', function () {
   this.timeout(120_000);
   let srv: TestServer;
@@ -97,18 +152,7 @@ describe('compsim fork', function () {
   let key = '';
 
   before(async () => {
-    srv = await startTestServer({ admin: { apiKey: ADMIN_KEY } }, { simApi: true });
-    const doc = validateScenario(sourceScenario(), 'fork-source');
-    const r = await runScenario({ file: 'fork-source', name: 'fork-source', doc }, httpTarget(srv.url, { adminKey: ADMIN_KEY }), {
-      onExchange: (_at, res) => {
-        const body = res.body as { competition?: { id?: string }; agent?: { apiKey?: string } } | undefined;
-        if (body?.competition?.id) comp = body.competition.id;
-        if (key === '' && body?.agent?.apiKey) key = body.agent.apiKey;
-      },
-    });
-    expect(r.ok, JSON.stringify(r.failure)).to.equal(true);
-    expect(comp).to.not.equal('');
-    expect(key).to.not.equal('');
+    ({ srv, comp, key } = await serveSource('none'));
   });
 
   after(async () => {
@@ -116,43 +160,28 @@ describe('compsim fork', function () {
   });
 
   it('reads a served competition and the replay without slippage gives its final leaderboard', async () => {
-    const dir = scratch();
+    const { manifest, files, want, run } = await forkAndReplay(srv, comp, key);
+    expect(files).to.have.length(8);
+    expect(manifest.counts).to.deep.include({ agents: 6, trades: 14, tradesReported: 14, tradePages: 1 });
+    expect(manifest.replay).to.deep.include({ start: '2025-06-02T12:00:00.000Z', end: '2025-06-02T14:00:00.000Z', intervalMs: 300_000 });
+    expect(manifest.prices).to.deep.include({ movedTrades: 0, negative: 0 });
+    expect(manifest.prices.maxRelativeResidual).to.be.below(1e-12);
+    expect(manifest.notExposed.map((n: { field: string }) => n.field)).to.include("the source's slippage model");
+    expect(manifest.hashes['trades.csv']).to.match(/^sha256:[0-9a-f]{64}$/);
+    expect(run.trades.filter((t) => !t.accepted)).to.deep.equal([]);
+    expectSameLeaderboard(run.final, want);
+  });
+
+  it('reproduces a source that ran with slippage too: fills at the prices they got, clashing trades a millisecond apart', async () => {
+    const slipped = await serveSource('upstream');
     try {
-      const io = fakeIo();
-      const out = sink();
-      const err = sink();
-      const code = await forkMain(['--from', srv.url, '--competition', comp, '--out', dir, '--api-key', key], { stdout: out, stderr: err }, io);
-      expect(code, err.text).to.equal(0);
-      expect(err.text).to.equal('');
-      expect(io.sleeps).to.deep.equal([]);
-      for (const f of ['world.json', 'trades.csv', 'prices.json', 'balances.json', 'leaderboard.csv', 'timeline.csv', 'source-trades.csv', 'fork.json']) expect(existsSync(join(dir, f)), f).to.equal(true);
-      const manifest = JSON.parse(readFileSync(join(dir, 'fork.json'), 'utf8'));
-      expect(manifest.counts).to.deep.include({ agents: 6, trades: 14, tradesReported: 14, tradePages: 1 });
-      expect(manifest.replay).to.deep.include({ start: '2025-06-02T12:00:00.000Z', end: '2025-06-02T14:00:00.000Z', intervalMs: 300_000 });
-      expect(manifest.prices.maxRelativeResidual).to.be.below(1e-12);
-      expect(manifest.prices.conflicts).to.equal(0);
-      expect(manifest.notExposed.map((n: { field: string }) => n.field)).to.include("the source's slippage model");
-      expect(manifest.hashes['trades.csv']).to.match(/^sha256:[0-9a-f]{64}$/);
-
-      // The source's final leaderboard, read directly.
-      const source = await srv.call('GET', `/api/competitions/${comp}/agents`, { query: { limit: '100' } });
-      const want = (source.body.agents as { name: string; rank: number; portfolioValue: number }[]).map((a) => ({ agent: a.name, rank: a.rank, value: a.portfolioValue }));
-      expect(want).to.have.length(6);
-
-      const rOut = sink();
-      const rErr = sink();
-      expect(await replayMain(['--fork', dir, '--slippage', 'none', '--json'], { stdout: rOut, stderr: rErr }), rErr.text).to.equal(0);
-      const [run] = JSON.parse(rOut.text) as { final: { agent: string; rank: number; value: number }[]; trades: { accepted: boolean }[] }[];
-      expect(run!.trades.filter((t) => !t.accepted)).to.deep.equal([]);
-      expect(run!.final.map((r) => [r.rank, r.agent])).to.deep.equal(want.map((w) => [w.rank, w.agent]));
-      for (const w of want) {
-        const got = run!.final.find((r) => r.agent === w.agent)!;
-        expect(Math.abs(got.value - w.value) / w.value, w.agent).to.be.below(1e-9);
-      }
-      // The values move over the two hours (the check above is not comparing starting balances).
-      expect(new Set(want.map((w) => w.value.toFixed(6))).size).to.be.greaterThan(4);
+      const { manifest, want, run } = await forkAndReplay(slipped.srv, slipped.comp, slipped.key);
+      // a1 and a5 bought SOL in the same millisecond at different slippage.
+      expect(manifest.prices.movedTrades).to.equal(1);
+      expect(run.trades.filter((t) => !t.accepted)).to.deep.equal([]);
+      expectSameLeaderboard(run.final, want);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      await slipped.srv.close();
     }
   });
 
