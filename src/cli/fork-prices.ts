@@ -54,45 +54,21 @@ export interface DerivedPrices {
   unknownTokens: string[];
 }
 
-const f64 = new Float64Array(1);
-const i64 = new BigInt64Array(f64.buffer);
-
-/** The next double after `x` towards +Infinity (`dir` 1) or -Infinity (`dir` -1); x > 0. */
-function step(x: number, dir: 1 | -1): number {
-  f64[0] = x;
-  i64[0]! += BigInt(dir);
-  return f64[0]!;
-}
-
-/** A price near `guess` for which `ok` holds, searching a few doubles either side; `guess` when none does. */
-function fit(guess: number, ok: (p: number) => boolean): number {
-  if (!(guess > 0) || !Number.isFinite(guess) || ok(guess)) return guess;
-  let up = guess;
-  let down = guess;
-  for (let i = 0; i < 8; i++) {
-    up = step(up, 1);
-    if (ok(up)) return up;
-    down = step(down, -1);
-    if (ok(down)) return down;
-  }
-  return guess;
-}
-
 /**
- * The from-token's price at a trade: `tradeAmountUsd / fromAmount`, nudged to the double for which
- * the server's own product `fromAmount × price` gives back `tradeAmountUsd` exactly.
+ * The from-token's price at a trade: `tradeAmountUsd / fromAmount`. The server computed
+ * `tradeAmountUsd` as `fromAmount × price`, and that product of the quotient gives it back exactly.
  */
 export function fromPrice(t: SourceTrade): number {
-  return fit(t.tradeAmountUsd / t.fromAmount, (p) => t.fromAmount * p === t.tradeAmountUsd);
+  return t.tradeAmountUsd / t.fromAmount;
 }
 
 /**
- * The to-token's price at a trade: `tradeAmountUsd / toAmount`, nudged so that the server's
- * `tradeAmountUsd / price` gives back `toAmount` exactly. Without slippage at the source this is the
- * market price; with slippage it is the effective price the trade got.
+ * The to-token's price at a trade: `tradeAmountUsd / toAmount`, for which the server's
+ * `tradeAmountUsd / price` gives back `toAmount`. Without slippage at the source this is the market
+ * price; with slippage it is the effective price the trade got.
  */
 export function toPrice(t: SourceTrade): number {
-  return fit(t.tradeAmountUsd / t.toAmount, (p) => t.tradeAmountUsd / p === t.toAmount);
+  return t.tradeAmountUsd / t.toAmount;
 }
 
 /** Lower-cases EVM addresses (a balance row matches them case-insensitively). */
