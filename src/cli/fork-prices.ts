@@ -164,18 +164,24 @@ function at(points: readonly [number, number][], t: number): number | undefined 
 }
 
 /**
- * Derives the price tape. Trades give exact points (see {@link fromPrice}, {@link toPrice}); at
- * every snapshot instant the agents' holdings are rebuilt from the starting rows and the trades
- * before it (as the server keeps them: rows by address, priced on the chain of the last credit),
- * and the prices of the held tokens that no trade of that instant fixes are solved so that the
- * holdings are worth the recorded portfolio values. Prices the values cannot tell apart (every
- * agent holding the same amounts of two tokens, say) keep their previous value; stablecoins are
- * the last to be solved, so a shared drift lands on the volatile token.
+ * Derives the price tape.
+ *
+ * - A trade's from-token price (see {@link fromPrice}) is the market price at its instant, whatever
+ *   the source's slippage; its to-token price ({@link toPrice}) is the price the fill got.
+ * - At every snapshot instant the agents' holdings are rebuilt from the starting rows and the trades
+ *   before it (as the server keeps them: rows by address, priced on the chain of the last credit),
+ *   and the prices of the held tokens are solved so that the holdings are worth the recorded
+ *   portfolio values; from-token prices of trades at that instant are taken as known. Prices the
+ *   values cannot tell apart (every agent holding the same amounts of two tokens, say) keep their
+ *   previous value; stablecoins are the last to be solved, so a shared drift lands on the volatile
+ *   token.
+ * - The tape holds one price per token and instant. A trade whose price differs from one already
+ *   on the tape at its instant (a snapshot's, or another trade's: slippage gives two buys of one
+ *   token in one millisecond two prices) runs a millisecond later, and every later trade keeps its
+ *   place after it.
  */
 export function derivePrices(input: PriceInputs): DerivedPrices {
-  const tradePts = new Map<string, Map<number, number>>();
   const unknown = new Set<string>();
-  let moved = 0;
   const facts = (address: string, chain: string): TokenFacts => {
     const f = input.token(address, chain);
     if (f) return f;
@@ -183,47 +189,40 @@ export function derivePrices(input: PriceInputs): DerivedPrices {
     unknown.add(k);
     return { key: k, defaultPrice: null, kind: 'unknown' };
   };
-  // One price per token and instant: a trade whose price clashes with one already set at its instant
-  // (slippage at the source gives two buys of one token in one millisecond two prices) runs a
-  // millisecond later, and every later trade keeps its place after it.
-  const same = (x: number, y: number) => Math.abs(x - y) <= 1e-12 * Math.max(Math.abs(x), Math.abs(y));
-  const times: number[] = [];
-  let previous = -Infinity;
-  for (const t of input.trades) {
+  /** Each trade's tokens and prices (undefined: no price, a burn or nothing received). */
+  const legs = input.trades.map((t) => {
     const from = facts(t.fromToken, t.fromSpecificChain);
     const to = facts(t.toToken, t.toSpecificChain);
-    const fp = t.fromAmount > 0 && from.kind !== 'burn' ? fromPrice(t) : undefined;
-    const tp = t.toAmount > 0 && to.kind !== 'burn' ? toPrice(t) : undefined;
-    const clash = (k: string, p: number | undefined, at: number) => {
-      const prev = p === undefined ? undefined : tradePts.get(k)?.get(at);
-      return prev !== undefined && !same(prev, p!);
+    return {
+      from, to,
+      fp: t.fromAmount > 0 && from.kind !== 'burn' ? fromPrice(t) : undefined,
+      tp: t.toAmount > 0 && to.kind !== 'burn' ? toPrice(t) : undefined,
     };
-    let at = Math.max(t.timestamp, previous);
-    while (clash(from.key, fp, at) || clash(to.key, tp, at)) at++;
-    if (at !== t.timestamp) moved++;
-    for (const [k, p] of [[from.key, fp], [to.key, tp]] as const) {
-      if (p === undefined) continue;
-      let m = tradePts.get(k);
-      if (!m) tradePts.set(k, (m = new Map()));
-      if (!m.has(at)) m.set(at, p);
-    }
-    times.push(at);
-    previous = at;
-  }
-  const sortedTrade = new Map<string, [number, number][]>();
-  let tradePoints = 0;
-  for (const [k, m] of tradePts) {
-    const pts = [...m.entries()].sort((x, y) => x[0] - y[0]);
-    tradePoints += pts.length;
-    sortedTrade.set(k, pts);
-  }
+  });
+  // Market prices (from-tokens) and fill prices (to-tokens) at the recorded instants, the first of an instant kept.
+  const market = new Map<string, Map<number, number>>();
+  const fills = new Map<string, Map<number, number>>();
+  const put = (m: Map<string, Map<number, number>>, k: string, t: number, p: number) => {
+    let pts = m.get(k);
+    if (!pts) m.set(k, (pts = new Map()));
+    if (!pts.has(t)) pts.set(t, p);
+  };
+  input.trades.forEach((t, i) => {
+    const l = legs[i]!;
+    if (l.fp !== undefined) put(market, l.from.key, t.timestamp, l.fp);
+    if (l.tp !== undefined) put(fills, l.to.key, t.timestamp, l.tp);
+  });
+  const sorted = (m: Map<string, Map<number, number>>) => new Map([...m].map(([k, pts]) => [k, [...pts.entries()].sort((x, y) => x[0] - y[0])]));
+  const marketSorted = sorted(market);
+  const fillsSorted = sorted(fills);
 
   // Holdings, rebuilt trade by trade.
   const holdings = new Map<string, Map<string, Row>>();
-  for (const id of input.agents) holdings.set(id, new Map(input.startRows.map((r) => [addressKey(r.address), { ...r }])));
+  const fresh = () => new Map(input.startRows.map((r) => [addressKey(r.address), { ...r }]));
+  for (const id of input.agents) holdings.set(id, fresh());
   const apply = (t: SourceTrade) => {
     let rows = holdings.get(t.agentId);
-    if (!rows) holdings.set(t.agentId, (rows = new Map(input.startRows.map((r) => [addressKey(r.address), { ...r }]))));
+    if (!rows) holdings.set(t.agentId, (rows = fresh()));
     const from = rows.get(addressKey(t.fromToken));
     if (from) from.amount = from.amount - t.fromAmount;
     else rows.set(addressKey(t.fromToken), { address: t.fromToken, chain: t.fromSpecificChain, amount: -t.fromAmount });
@@ -236,7 +235,8 @@ export function derivePrices(input: PriceInputs): DerivedPrices {
     }
   };
 
-  const solved = new Map<string, [number, number][]>();
+  /** The tape being built: token -> instant -> price. */
+  const tape = new Map<string, Map<number, number>>();
   const last = new Map<string, number>();
   const undeterminedTokens = new Map<string, number>();
   let solvedPoints = 0;
@@ -247,7 +247,8 @@ export function derivePrices(input: PriceInputs): DerivedPrices {
   const instants = [...input.snapshots.keys()].sort((x, y) => x - y);
   for (const T of instants) {
     const values = input.snapshots.get(T)!;
-    while (next < input.trades.length && (input.trades[next]!.timestamp < T || (T === input.closingInstant && input.trades[next]!.timestamp <= T))) apply(input.trades[next++]!);
+    const closing = T === input.closingInstant;
+    while (next < input.trades.length && (input.trades[next]!.timestamp < T || (closing && input.trades[next]!.timestamp <= T))) apply(input.trades[next++]!);
     const agents = [...values.keys()].filter((id) => holdings.has(id));
     // The held tokens, in first-seen order; amounts per agent.
     const index = new Map<string, number>();
@@ -266,9 +267,10 @@ export function derivePrices(input: PriceInputs): DerivedPrices {
         amounts[a]!.set(j, (amounts[a]!.get(j) ?? 0) + r.amount);
       }
     });
-    // Prices this instant's trades fix, and the starting guess of the others.
-    const fixed = tokens.map((f) => tradePts.get(f.key)?.get(T));
-    const guess = tokens.map((f, j) => fixed[j] ?? last.get(f.key) ?? at(sortedTrade.get(f.key) ?? [], T) ?? f.defaultPrice ?? 1);
+    // Known prices at T (market prices of trades at T; at the closing instant, whose trades came
+    // before the snapshot, their fill prices too), and the starting guess of the others.
+    const fixed = tokens.map((f) => market.get(f.key)?.get(T) ?? (closing ? fills.get(f.key)?.get(T) : undefined));
+    const guess = tokens.map((f, j) => fixed[j] ?? last.get(f.key) ?? at(marketSorted.get(f.key) ?? [], T) ?? at(fillsSorted.get(f.key) ?? [], T) ?? f.defaultPrice ?? 1);
     const free = tokens.map((_, j) => j).filter((j) => fixed[j] === undefined);
     const scale = free.map((j) => (guess[j]! > 0 ? guess[j]! : 1));
     const rows = agents.map((_, a) => free.map((j, c) => (amounts[a]!.get(j) ?? 0) * scale[c]!));
@@ -300,29 +302,47 @@ export function derivePrices(input: PriceInputs): DerivedPrices {
       const rel = Math.abs(v - want) / Math.max(Math.abs(want), 1e-300);
       if (rel > maxRel) maxRel = rel;
     });
-    for (const j of free) {
-      const k = tokens[j]!.key;
-      last.set(k, price[j]!);
-      let pts = solved.get(k);
-      if (!pts) solved.set(k, (pts = []));
-      pts.push([T, price[j]!]);
+    tokens.forEach((f, j) => {
+      last.set(f.key, price[j]!);
+      if (fixed[j] !== undefined) return;
+      put(tape, f.key, T, price[j]!);
       solvedPoints++;
-    }
-    for (const [j, p] of fixed.entries()) if (p !== undefined) last.set(tokens[j]!.key, p);
+    });
   }
 
-  // Trade points win over a solved point at the same instant (the snapshot came first, the trade sets the price it ran at).
+  // The trades onto the tape, each at the first instant (from its recorded one, after the previous trade's) where its prices fit.
+  const same = (x: number, y: number) => Math.abs(x - y) <= 1e-12 * Math.max(Math.abs(x), Math.abs(y));
+  const clash = (k: string, p: number | undefined, t: number) => {
+    const prev = p === undefined ? undefined : tape.get(k)?.get(t);
+    return prev !== undefined && !same(prev, p!);
+  };
+  const times: number[] = [];
+  let moved = 0;
+  let tradePoints = 0;
+  let previous = -Infinity;
+  input.trades.forEach((t, i) => {
+    const { from, to, fp, tp } = legs[i]!;
+    let when = Math.max(t.timestamp, previous);
+    while (clash(from.key, fp, when) || clash(to.key, tp, when)) when++;
+    if (when !== t.timestamp) moved++;
+    for (const [k, p] of [[from.key, fp], [to.key, tp]] as const) {
+      if (p === undefined || tape.get(k)?.has(when)) continue;
+      put(tape, k, when, p);
+      tradePoints++;
+    }
+    times.push(when);
+    previous = when;
+  });
+
   const tapes: Tapes = {};
-  for (const k of [...new Set([...sortedTrade.keys(), ...solved.keys()])].sort()) {
+  for (const k of [...tape.keys()].sort()) {
     if (unknown.has(k)) continue;
-    const merged = new Map<number, number>(solved.get(k) ?? []);
-    for (const [t, p] of sortedTrade.get(k) ?? []) merged.set(t, p);
-    tapes[k] = [...merged.entries()].sort((x, y) => x[0] - y[0]);
+    tapes[k] = [...tape.get(k)!.entries()].sort((x, y) => x[0] - y[0]);
   }
   return {
     tapes,
-    stats: { tradePoints, solvedPoints, instants: instants.length, undetermined, movedTrades: moved, negative, maxRelativeResidual: maxRel },
     times,
+    stats: { tradePoints, solvedPoints, instants: instants.length, undetermined, movedTrades: moved, negative, maxRelativeResidual: maxRel },
     undeterminedTokens: Object.fromEntries([...undeterminedTokens].sort((x, y) => (x[0] < y[0] ? -1 : 1))),
     unknownTokens: [...unknown].sort(),
   };

@@ -217,7 +217,19 @@ async function readAll(args: ForkArgs, reader: SourceReader, progress: Progress)
   const byId = new Map<string, Record<string, unknown>>();
   for (const b of tradeBodies) for (const t of (b.trades as Record<string, unknown>[] | undefined) ?? []) if (!byId.has(String(t.id))) byId.set(String(t.id), t);
 
-  const timelineBody = await reader.get('timeline', `/api/competitions/${id}/timeline`, { bucket: String(BUCKET) });
+  // One point per snapshot if the source serves that many; a source that caps the timeline names a bucket that fits.
+  let bucket = BUCKET;
+  let timelineBody: Record<string, unknown>;
+  try {
+    timelineBody = await reader.get(`timeline-${bucket}`, `/api/competitions/${id}/timeline`, { bucket: String(bucket) });
+  } catch (err) {
+    const suggested = err instanceof ForkSourceError && err.status === 400 ? /bucket=(\d+)\s*$/.exec(err.sourceError ?? '')?.[1] : undefined;
+    if (suggested === undefined || Number(suggested) <= bucket) throw err;
+    bucket = Number(suggested);
+    progress.grow(1);
+    timelineBody = await reader.get(`timeline-${bucket}`, `/api/competitions/${id}/timeline`, { bucket: String(bucket) });
+    missing.push({ field: 'every portfolio snapshot', instead: `the source caps its timeline: read with bucket=${bucket}, the latest snapshot per ${bucket} minutes (the solved prices rest on those instants only)` });
+  }
   let leaderboard: Record<string, unknown> | null = null;
   if (args.apiKey !== undefined) {
     try {

@@ -120,6 +120,9 @@ async function forkAndReplay(srv: TestServer, comp: string, key: string) {
     expect(err.text).to.equal('');
     expect(io.sleeps).to.deep.equal([]);
     const manifest = JSON.parse(readFileSync(join(dir, 'fork.json'), 'utf8'));
+    const times = (f: string) => readFileSync(join(dir, f), 'utf8').trim().split('\n').slice(1).map((l) => Date.parse(l.split(',')[f === 'trades.csv' ? 0 : 1]!));
+    const recorded = times('source-trades.csv');
+    const shifts = times('trades.csv').map((t, i) => t - recorded[i]!);
     const files = ['world.json', 'trades.csv', 'prices.json', 'balances.json', 'leaderboard.csv', 'timeline.csv', 'source-trades.csv', 'fork.json'].filter((f) => existsSync(join(dir, f)));
     const source = await srv.call('GET', `/api/competitions/${comp}/agents`, { query: { limit: '100' } });
     const want = (source.body.agents as { name: string; rank: number; portfolioValue: number }[]).map((a) => ({ agent: a.name, rank: a.rank, value: a.portfolioValue }));
@@ -127,7 +130,7 @@ async function forkAndReplay(srv: TestServer, comp: string, key: string) {
     const rErr = sink();
     expect(await replayMain(['--fork', dir, '--slippage', 'none', '--json'], { stdout: rOut, stderr: rErr }), rErr.text).to.equal(0);
     const [run] = JSON.parse(rOut.text) as { final: { agent: string; rank: number; value: number }[]; trades: { accepted: boolean }[] }[];
-    return { manifest, files, want, run: run! };
+    return { manifest, files, want, run: run!, shifts };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -160,7 +163,8 @@ describe('compsim fork', function () {
   });
 
   it('reads a served competition and the replay without slippage gives its final leaderboard', async () => {
-    const { manifest, files, want, run } = await forkAndReplay(srv, comp, key);
+    const { manifest, files, want, run, shifts } = await forkAndReplay(srv, comp, key);
+    expect(shifts).to.deep.equal(new Array(14).fill(0));
     expect(files).to.have.length(8);
     expect(manifest.counts).to.deep.include({ agents: 6, trades: 14, tradesReported: 14, tradePages: 1 });
     expect(manifest.replay).to.deep.include({ start: '2025-06-02T12:00:00.000Z', end: '2025-06-02T14:00:00.000Z', intervalMs: 300_000 });
@@ -175,9 +179,11 @@ describe('compsim fork', function () {
   it('reproduces a source that ran with slippage too: fills at the prices they got, clashing trades a millisecond apart', async () => {
     const slipped = await serveSource('upstream');
     try {
-      const { manifest, want, run } = await forkAndReplay(slipped.srv, slipped.comp, slipped.key);
-      // a1 and a5 bought SOL in the same millisecond at different slippage.
-      expect(manifest.prices.movedTrades).to.equal(1);
+      const { manifest, want, run, shifts } = await forkAndReplay(slipped.srv, slipped.comp, slipped.key);
+      // Fills at snapshot instants (and a1 and a5 buying SOL in one millisecond) got other prices than the market's: they run a millisecond or two later.
+      expect(manifest.prices.movedTrades).to.be.greaterThan(1);
+      expect(shifts.filter((d) => d !== 0)).to.have.length(manifest.prices.movedTrades);
+      expect(Math.max(...shifts)).to.be.within(1, 3);
       expect(run.trades.filter((t) => !t.accepted)).to.deep.equal([]);
       expectSameLeaderboard(run.final, want);
     } finally {
