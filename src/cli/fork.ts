@@ -279,6 +279,10 @@ async function build(args: ForkArgs, f: Fetched, reader: SourceReader, fetchedAt
     warnings.push(`agent ${id} traded but is not in the participants list; added`);
   }
   const label = labels(agents);
+  const inactive = f.participants.filter((p) => p.active === false);
+  if (inactive.length > 0) {
+    warnings.push(`${inactive.length} participants are no longer active at the source (withdrawn or disqualified: ${inactive.map((p) => label.get(p.id)).join(', ')}); the source ranks them last, a replay ranks them with the others`);
+  }
 
   // Trades, oldest first; the source lists the newer write first within one instant.
   const trades: SourceTrade[] = [];
@@ -450,6 +454,7 @@ async function build(args: ForkArgs, f: Fetched, reader: SourceReader, fetchedAt
     counts: {
       agents: agents.length, participants: f.participantsTotal, trades: trades.length, tradesReported: f.tradesTotal, tradePages: f.tradePages,
       timelinePoints: points, snapshotInstants: instants.length, tokens: Object.keys(derived.tapes).length, tapePoints,
+      leaderboardRows: Array.isArray(f.leaderboard?.leaderboard) ? (f.leaderboard.leaderboard as unknown[]).length : 0,
       requests: reader.stats.requests, retries: reader.stats.retries, answersFromCache: reader.stats.cached,
     },
     hashes,
