@@ -42,6 +42,7 @@ export async function forkBench(agents: number, days: number, trades: number, co
     await arena.world.advance(STEP);
   }
   const buildMs = performance.now() - t0;
+  process.stderr.write(`built in ${ms(buildMs)}\n`);
   const server: Server = createServer(arena.world).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -49,6 +50,7 @@ export async function forkBench(agents: number, days: number, trades: number, co
   const dir = mkdtempSync(join(tmpdir(), 'compsim-bench-fork-'));
   try {
     const pagingMs = await pageAll(url, arena.competitionId, key, trades);
+    process.stderr.write(`paged in ${ms(pagingMs)}\n`);
     const out = { text: '', write(s: string) { out.text += s; return true; } };
     const t1 = performance.now();
     const code = await forkMain(['--from', url, '--competition', arena.competitionId, '--out', dir, '--api-key', key, '--concurrency', String(concurrency)], { stdout: out, stderr: out }, systemIo());

@@ -219,15 +219,18 @@ async function readAll(args: ForkArgs, reader: SourceReader, progress: Progress)
 
   // One point per snapshot if the source serves that many; a source that caps the timeline names a bucket that fits.
   let bucket = BUCKET;
-  let timelineBody: Record<string, unknown>;
-  try {
-    timelineBody = await reader.get(`timeline-${bucket}`, `/api/competitions/${id}/timeline`, { bucket: String(bucket) });
-  } catch (err) {
-    const suggested = err instanceof ForkSourceError && err.status === 400 ? /bucket=(\d+)\s*$/.exec(err.sourceError ?? '')?.[1] : undefined;
-    if (suggested === undefined || Number(suggested) <= bucket) throw err;
-    bucket = Number(suggested);
-    progress.grow(1);
-    timelineBody = await reader.get(`timeline-${bucket}`, `/api/competitions/${id}/timeline`, { bucket: String(bucket) });
+  let timelineBody: Record<string, unknown> | undefined;
+  while (timelineBody === undefined) {
+    try {
+      timelineBody = await reader.get(`timeline-${bucket}`, `/api/competitions/${id}/timeline`, { bucket: String(bucket) });
+    } catch (err) {
+      const suggested = err instanceof ForkSourceError && err.status === 400 ? Number(/bucket=(\d+)\s*$/.exec(err.sourceError ?? '')?.[1]) : NaN;
+      if (!(suggested > bucket && suggested <= 1440)) throw err;
+      bucket = suggested;
+      progress.grow(1);
+    }
+  }
+  if (bucket !== BUCKET) {
     missing.push({ field: 'every portfolio snapshot', instead: `the source caps its timeline: read with bucket=${bucket}, the latest snapshot per ${bucket} minutes (the solved prices rest on those instants only)` });
   }
   let leaderboard: Record<string, unknown> | null = null;

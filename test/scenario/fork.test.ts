@@ -310,6 +310,35 @@ describe('compsim fork', function () {
     }
   });
 
+  it('reads a capped timeline again with the bucket the source suggests, and says so in the manifest', async () => {
+    const dir = scratch();
+    try {
+      const asked: string[] = [];
+      const tooLarge = (suggest: number) => new Response(JSON.stringify({ success: false, error: `Timeline too large: 99999 points in all with bucket=1 (limit 20000). Ask for fewer points with a larger bucket (minutes, up to 1440), e.g. bucket=${suggest}` }), { status: 400 });
+      const io = fakeIo(async (input, init) => {
+        const url = String(input);
+        if (url.includes('/timeline')) asked.push(url.slice(url.indexOf('?')));
+        if (url.endsWith('/timeline?bucket=1')) return tooLarge(5);
+        if (url.endsWith('/timeline?bucket=5')) return tooLarge(10);
+        return fetch(input, init);
+      });
+      const err = sink();
+      expect(await forkMain(['--from', srv.url, '--competition', comp, '--out', dir, '--api-key', key], { stdout: sink(), stderr: err }, io), err.text).to.equal(0);
+      expect(asked).to.deep.equal(['?bucket=1', '?bucket=5', '?bucket=10']);
+      const manifest = JSON.parse(readFileSync(join(dir, 'fork.json'), 'utf8'));
+      expect(manifest.notExposed).to.deep.include({ field: 'every portfolio snapshot', instead: 'the source caps its timeline: read with bucket=10, the latest snapshot per 10 minutes (the solved prices rest on those instants only)' });
+      // One point per 10 minutes of the two hours, and the end.
+      expect(manifest.counts.snapshotInstants).to.equal(13);
+      // A suggestion that does not grow the bucket is not followed.
+      const stuck = fakeIo(async (input, init) => (String(input).includes('/timeline') ? tooLarge(1) : fetch(input, init)));
+      const err2 = sink();
+      expect(await forkMain(['--from', srv.url, '--competition', comp, '--out', dir, '--api-key', key, '--fresh'], { stdout: sink(), stderr: err2 }, stuck)).to.equal(1);
+      expect(err2.text).to.equal(`compsim fork: GET ${srv.url}/api/competitions/${comp}/timeline?bucket=1 answered 400: Timeline too large: 99999 points in all with bucket=1 (limit 20000). Ask for fewer points with a larger bucket (minutes, up to 1440), e.g. bucket=1\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   describe('resume', () => {
     let big: TestServer;
     let bigComp = '';
