@@ -74,7 +74,7 @@ export const FORK_FORMAT = 'compsim-fork/1';
 /** The files of a fork directory (relative names, as the manifest lists them). */
 export const FORK_FILES = {
   world: 'world.json', trades: 'trades.csv', prices: 'prices.json', balances: 'balances.json',
-  leaderboard: 'leaderboard.csv', timeline: 'timeline.csv', sourceTrades: 'source-trades.csv',
+  leaderboard: 'leaderboard.csv', timeline: 'timeline.csv', sourceTrades: 'source-trades.csv', competition: 'competition.json',
 } as const;
 
 /** The manifest (`fork.json`). */
@@ -411,6 +411,7 @@ async function build(args: ForkArgs, f: Fetched, reader: SourceReader, fetchedAt
   write(FORK_FILES.sourceTrades, toCsv(['id', 'timestamp', 'agentId', 'agent', 'fromToken', 'toToken', 'fromAmount', 'toAmount', 'tradeAmountUsd', 'fromSpecificChain', 'toSpecificChain'],
     trades.map((t) => [t.id, iso(t.timestamp), t.agentId, label.get(t.agentId)!, t.fromToken, t.toToken, t.fromAmount, t.toAmount, t.tradeAmountUsd, t.fromSpecificChain, t.toSpecificChain])));
   write(FORK_FILES.prices, `${JSON.stringify(tapeDoc)}\n`);
+  write(FORK_FILES.competition, `${JSON.stringify({ competition: comp, rules: f.rules?.rules ?? null }, null, 2)}\n`);
   if (balances) write(FORK_FILES.balances, `${JSON.stringify(balances, null, 2)}\n`);
   const ranked = [...f.participants].sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity));
   write(FORK_FILES.leaderboard, toCsv(['rank', 'agent', 'agentId', 'handle', 'value', 'active'],

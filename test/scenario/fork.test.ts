@@ -123,7 +123,7 @@ async function forkAndReplay(srv: TestServer, comp: string, key: string) {
     const times = (f: string) => readFileSync(join(dir, f), 'utf8').trim().split('\n').slice(1).map((l) => Date.parse(l.split(',')[f === 'trades.csv' ? 0 : 1]!));
     const recorded = times('source-trades.csv');
     const shifts = times('trades.csv').map((t, i) => t - recorded[i]!);
-    const files = ['world.json', 'trades.csv', 'prices.json', 'balances.json', 'leaderboard.csv', 'timeline.csv', 'source-trades.csv', 'fork.json'].filter((f) => existsSync(join(dir, f)));
+    const files = ['world.json', 'trades.csv', 'prices.json', 'balances.json', 'leaderboard.csv', 'timeline.csv', 'source-trades.csv', 'competition.json', 'fork.json'].filter((f) => existsSync(join(dir, f)));
     const source = await srv.call('GET', `/api/competitions/${comp}/agents`, { query: { limit: '100' } });
     const want = (source.body.agents as { name: string; rank: number; portfolioValue: number }[]).map((a) => ({ agent: a.name, rank: a.rank, value: a.portfolioValue }));
     const rOut = sink();
@@ -165,7 +165,7 @@ describe('compsim fork', function () {
   it('reads a served competition and the replay without slippage gives its final leaderboard', async () => {
     const { manifest, files, want, run, shifts } = await forkAndReplay(srv, comp, key);
     expect(shifts).to.deep.equal(new Array(14).fill(0));
-    expect(files).to.have.length(8);
+    expect(files).to.have.length(9);
     expect(manifest.counts).to.deep.include({ agents: 6, trades: 14, tradesReported: 14, tradePages: 1 });
     expect(manifest.replay).to.deep.include({ start: '2025-06-02T12:00:00.000Z', end: '2025-06-02T14:00:00.000Z', intervalMs: 300_000 });
     expect(manifest.prices).to.deep.include({ movedTrades: 0, negative: 0 });
