@@ -289,14 +289,14 @@ async function build(args: ForkArgs, f: Fetched, reader: SourceReader, fetchedAt
 
   // Trades, oldest first; the source lists the newer write first within one instant.
   const trades: SourceTrade[] = [];
-  const raw = [...f.trades].reverse();
-  raw.sort((a, b) => (time(a.timestamp) ?? 0) - (time(b.timestamp) ?? 0));
+  // Each time parsed once; the reversed pages are usually in time order already, else a stable sort.
+  let raw = [...f.trades].reverse().map((t) => ({ t, ms: time(t.timestamp) ?? NaN }));
+  if (raw.some((x, i) => i > 0 && raw[i - 1]!.ms > x.ms)) raw = raw.map((x, i) => ({ ...x, i })).sort((a, b) => a.ms - b.ms || a.i - b.i);
   let reasonsEdited = 0;
   const reasons: string[] = [];
-  for (const t of raw) {
-    const ts = time(t.timestamp);
+  for (const { t, ms: ts } of raw) {
     const st: SourceTrade = {
-      id: String(t.id), agentId: String(t.agentId), timestamp: ts ?? NaN, fromToken: String(t.fromToken), toToken: String(t.toToken),
+      id: String(t.id), agentId: String(t.agentId), timestamp: ts, fromToken: String(t.fromToken), toToken: String(t.toToken),
       fromAmount: num(t.fromAmount), toAmount: num(t.toAmount), tradeAmountUsd: num(t.tradeAmountUsd),
       fromSpecificChain: String(t.fromSpecificChain ?? ''), toSpecificChain: String(t.toSpecificChain ?? ''),
     };
