@@ -47,6 +47,8 @@ export interface ReaderOptions {
 
 /** Waits after a 429/503 without Retry-After, and after a transport failure, doubling from 1 s. */
 const BACKOFF_MS = 1000;
+/** A request without an answer after this long is abandoned and retried like a dropped connection. */
+const REQUEST_TIMEOUT_MS = 120_000;
 /** Longest Retry-After honoured as given (a longer one is cut to this). */
 const MAX_WAIT_MS = 10 * 60_000;
 
@@ -142,7 +144,7 @@ export class SourceReader {
       this.stats.requests++;
       let res: Response;
       try {
-        res = await this.o.io.fetch(url, { headers });
+        res = await this.o.io.fetch(url, { headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
       } catch (err) {
         if (attempt >= maxRetries) throw new ForkSourceError(`cannot reach ${url}: ${describe(err)}`);
         this.stats.retries++;
