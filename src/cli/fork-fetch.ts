@@ -143,8 +143,10 @@ export class SourceReader {
       await this.paced();
       this.stats.requests++;
       let res: Response;
+      let text: string;
       try {
         res = await this.o.io.fetch(url, { headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+        text = (res.status === 429 || res.status === 503) && attempt < maxRetries ? '' : await res.text();
       } catch (err) {
         if (attempt >= maxRetries) throw new ForkSourceError(`cannot reach ${url}: ${describe(err)}`);
         this.stats.retries++;
@@ -157,7 +159,6 @@ export class SourceReader {
         await this.wait(retryAfterMs(res.headers.get('retry-after'), this.o.io.now()) ?? BACKOFF_MS * 2 ** attempt);
         continue;
       }
-      const text = await res.text();
       let body: unknown;
       try {
         body = JSON.parse(text);
