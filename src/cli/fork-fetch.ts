@@ -183,12 +183,22 @@ function describe(err: unknown): string {
 export async function pool<T>(n: number, tasks: readonly (() => Promise<T>)[]): Promise<T[]> {
   const out = new Array<T>(tasks.length);
   let next = 0;
+  let failed = false;
   const worker = async () => {
-    while (next < tasks.length) {
+    // After a failure no task starts: the caller has its error, and nothing runs on behind its back.
+    while (next < tasks.length && !failed) {
       const i = next++;
-      out[i] = await tasks[i]!();
+      try {
+        out[i] = await tasks[i]!();
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(n, tasks.length) }, worker));
+  // Every worker settled before the first error is passed on.
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(n, tasks.length) }, worker));
+  const failure = settled.find((r) => r.status === 'rejected');
+  if (failure) throw (failure as PromiseRejectedResult).reason;
   return out;
 }
