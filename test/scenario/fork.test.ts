@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { forkMain, decimal } from '../../src/cli/fork.js';
-import type { ForkIo } from '../../src/cli/fork-fetch.js';
+import { pool, retryAfterMs, type ForkIo } from '../../src/cli/fork-fetch.js';
 import { replayMain } from '../../src/cli/replay.js';
 import { registerUser } from '../../src/domain/agents/users.js';
 import { startCompetition } from '../../src/domain/competitions/lifecycle.js';
@@ -417,6 +417,40 @@ describe('compsim fork', function () {
         rmSync(whole, { recursive: true, force: true });
       }
     });
+  });
+
+  it('runs pages at most n at once, starts none after a failure and reports it once the others settled', async () => {
+    const events: string[] = [];
+    let running = 0;
+    let most = 0;
+    const task = (i: number, fail = false) => async () => {
+      running++;
+      most = Math.max(most, running);
+      events.push(`start ${i}`);
+      await new Promise((resolve) => setImmediate(resolve));
+      running--;
+      events.push(`end ${i}`);
+      if (fail) throw new Error(`page ${i} failed`);
+      return i;
+    };
+    expect(await pool(3, [0, 1, 2, 3, 4, 5, 6].map((i) => task(i)))).to.deep.equal([0, 1, 2, 3, 4, 5, 6]);
+    expect(most).to.equal(3);
+    events.length = 0;
+    let caught: unknown;
+    await pool(2, [task(0), task(1, true), task(2), task(3)]).catch((err: unknown) => (caught = err));
+    expect((caught as Error).message).to.equal('page 1 failed');
+    expect(events).to.deep.equal(['start 0', 'start 1', 'end 0', 'start 2', 'end 1', 'end 2']);
+  });
+
+  it('reads Retry-After as seconds or an HTTP date, capped at ten minutes', () => {
+    const now = Date.UTC(2026, 0, 1, 12);
+    expect(retryAfterMs('7', now)).to.equal(7000);
+    expect(retryAfterMs('0.5', now)).to.equal(500);
+    expect(retryAfterMs(new Date(now + 30_000).toUTCString(), now)).to.equal(30_000);
+    expect(retryAfterMs(new Date(now - 30_000).toUTCString(), now)).to.equal(0);
+    expect(retryAfterMs('86400', now)).to.equal(600_000);
+    expect(retryAfterMs('soon', now)).to.equal(undefined);
+    expect(retryAfterMs(null, now)).to.equal(undefined);
   });
 
   it('writes amounts as plain decimals that parse back exactly', () => {
