@@ -80,11 +80,6 @@ export class SourceReader {
     mkdirSync(o.cacheDir, { recursive: true });
   }
 
-  /** Whether `name` is in the cache. */
-  cached(name: string): boolean {
-    return existsSync(join(this.o.cacheDir, `${name}.json`));
-  }
-
   /** The JSON answer of `GET path?query`, from the cache under `name` or fetched (and then cached). */
   async get(name: string, path: string, query: Record<string, string> = {}): Promise<Record<string, unknown>> {
     const file = join(this.o.cacheDir, `${name}.json`);
