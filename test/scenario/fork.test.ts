@@ -14,6 +14,7 @@ import { validateScenario } from '../../src/sim/scenario/schema.js';
 import { httpTarget } from '../../src/sim/scenario/targets.js';
 import type { ScenarioDoc, Step } from '../../src/sim/scenario/types.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
+import { createWorld } from '../../src/world.js';
 
 const SOL = 'So11111111111111111111111111111111111111112';
 const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
@@ -214,6 +215,13 @@ describe('compsim fork', function () {
       await served?.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('world fixtures carry the snapshot interval and slippage model (options given to the world win)', async () => {
+    const fromFile = await createWorld({ fixture: { snapshotIntervalMs: 60_000, slippage: 'none' } });
+    expect([fromFile.deps.config.snapshotIntervalMs, fromFile.deps.config.slippage]).to.deep.equal([60_000, 'none']);
+    const given = await createWorld({ fixture: { snapshotIntervalMs: 60_000, slippage: 'none' }, snapshotIntervalMs: 120_000, slippage: 'expected' });
+    expect([given.deps.config.snapshotIntervalMs, given.deps.config.slippage]).to.deep.equal([120_000, 'expected']);
   });
 
   it('shows a progress bar on a terminal only', async () => {
