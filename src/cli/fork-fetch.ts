@@ -80,8 +80,11 @@ export class SourceReader {
     mkdirSync(o.cacheDir, { recursive: true });
   }
 
-  /** The JSON answer of `GET path?query`, from the cache under `name` or fetched (and then cached). */
-  async get(name: string, path: string, query: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  /**
+   * The JSON answer of `GET path?query`, from the cache under `name` or fetched (and then cached);
+   * `keep` picks what of a fetched answer is kept (and returned).
+   */
+  async get(name: string, path: string, query: Record<string, string> = {}, keep?: (body: Record<string, unknown>) => Record<string, unknown>): Promise<Record<string, unknown>> {
     const file = join(this.o.cacheDir, `${name}.json`);
     if (existsSync(file)) {
       try {
@@ -93,7 +96,8 @@ export class SourceReader {
         // A torn file (written without the rename, by hand): fetch it again.
       }
     }
-    const body = await this.slot(() => this.fetchJson(path, query));
+    const fetched = await this.slot(() => this.fetchJson(path, query));
+    const body = keep ? keep(fetched) : fetched;
     const tmp = `${file}.tmp`;
     writeFileSync(tmp, JSON.stringify(body));
     renameSync(tmp, file);

@@ -200,9 +200,11 @@ async function readAll(args: ForkArgs, reader: SourceReader, progress: Progress)
 
   // Trades: newest first in pages of 100.
   const tradesQuery = (offset: number) => ({ limit: String(PAGE), offset: String(offset) });
+  // Each page repeats the competition: the cache keeps only the trades and the count.
+  const tradesOnly = (b: Record<string, unknown>) => ({ trades: b.trades, total: b.total, pagination: b.pagination });
   let firstTrades: Record<string, unknown>;
   try {
-    firstTrades = await reader.get('trades-0', `/api/competitions/${id}/trades`, tradesQuery(0));
+    firstTrades = await reader.get('trades-0', `/api/competitions/${id}/trades`, tradesQuery(0), tradesOnly);
   } catch (err) {
     if (err instanceof ForkSourceError && err.status === 401) {
       throw new ForkSourceError(`the source lists a competition's trades only to an agent or admin key: pass --api-key (401${err.sourceError ? ` ${err.sourceError}` : ''})`, 401);
@@ -213,7 +215,7 @@ async function readAll(args: ForkArgs, reader: SourceReader, progress: Progress)
   const tradesTotal = num(total ?? (firstTrades.trades as unknown[] | undefined)?.length ?? 0);
   const tradePages = Math.max(1, Math.ceil(tradesTotal / PAGE));
   progress.grow(tradePages - 1);
-  const tradeBodies = [firstTrades, ...await pool(args.concurrency, Array.from({ length: tradePages - 1 }, (_, i) => () => reader.get(`trades-${(i + 1) * PAGE}`, `/api/competitions/${id}/trades`, tradesQuery((i + 1) * PAGE))))];
+  const tradeBodies = [firstTrades, ...await pool(args.concurrency, Array.from({ length: tradePages - 1 }, (_, i) => () => reader.get(`trades-${(i + 1) * PAGE}`, `/api/competitions/${id}/trades`, tradesQuery((i + 1) * PAGE), tradesOnly)))];
   const byId = new Map<string, Record<string, unknown>>();
   for (const b of tradeBodies) for (const t of (b.trades as Record<string, unknown>[] | undefined) ?? []) if (!byId.has(String(t.id))) byId.set(String(t.id), t);
 
