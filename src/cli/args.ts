@@ -117,6 +117,7 @@ export const USAGE = `Usage: compsim serve [options]
        compsim record --target <url> --out <file> [options]  (compsim record --help)
        compsim replay --trades <file> --prices <tape.json> [options]  (compsim replay --help)
        compsim sweep <scenario> --seeds 1..200 [--vary k=v1,v2] --out <dir>  (compsim sweep --help)
+       compsim fork --from <url> --competition <id> --out <dir> [options]  (compsim fork --help)
        compsim state inspect|compact|export <dir>            (compsim state --help)
        compsim openapi [--server-url <url>] [--no-sim] > openapi.json
        compsim sign-wallet --key <hex> --api-key <key> [--url <url>]  (compsim sign-wallet --help)

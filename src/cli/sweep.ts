@@ -89,7 +89,8 @@ export function loadSweepSource(path: string): Scenario {
 /**
  * The replay scenario of a directory written by `compsim fork`: the trades and the price tape its
  * `fork.json` names (`files.trades`, `files.prices`, optional `files.balances`), replayed from
- * `replay.start` to `replay.end` with snapshots every `replay.intervalMs`, lenient rules, seed 1 and
+ * `replay.start` to `replay.end` with snapshots every `replay.intervalMs` (`replay.agents` registered
+ * first, in order), lenient rules, seed 1 and
  * no slippage (so the base run reproduces the recorded fills), as `compsim replay --fork` does.
  */
 export function forkScenario(dir: string): Scenario {
@@ -124,7 +125,7 @@ export function forkScenario(dir: string): Scenario {
     if (balances !== undefined && !Array.isArray(balances)) throw bad(`${balancesFile} is not a list of starting balances`);
     const plan = replayPlan(parseTrades(text(files.trades), join(dir, files.trades)), parseTapes(text(files.prices), join(dir, files.prices)), {
       seed: 1, slippage: 'none', intervalMs: r.intervalMs, rules: 'lenient', startTime: time('replay.start', r.start), endTime: time('replay.end', r.end),
-      ...(balances ? { balances } : {}),
+      ...(balances ? { balances } : {}), ...(Array.isArray(r.agents) ? { agents: r.agents.map(String) } : {}),
     });
     return { file: path, name: basename(resolve(dir)), doc: validateScenario(plan.doc, path) };
   } catch (err) {
