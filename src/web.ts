@@ -56,7 +56,7 @@ let assets: Map<string, Asset> | undefined;
 
 /**
  * Koa middleware serving `GET /api/openapi.json`, `GET /api/docs` (Swagger UI; "Try it out" calls
- * this server), `GET /` and `/ui` (the dashboard) and their static files; every other request goes
+ * this server; under `/worlds/{id}` that world), `GET /` and `/ui` (the dashboard) and their static files; every other request goes
  * on to the API.
  */
 export function webPages(options: WebOptions): Middleware {
@@ -68,7 +68,9 @@ export function webPages(options: WebOptions): Middleware {
     if (ctx.path === '/api/openapi.json') {
       doc ??= buildOpenApi(options.routes ?? ROUTES, { version: options.version, simApi: options.simApi });
       ctx.set('Cache-Control', 'no-cache');
-      ctx.body = doc;
+      // Under /worlds/{id} the document names that base path, so "Try it out" calls the world.
+      const basePath = (ctx.state as { basePath?: string }).basePath;
+      ctx.body = basePath ? { ...doc, servers: [{ url: basePath, description: `world ${basePath.slice('/worlds/'.length)}` }] } : doc;
       return;
     }
     if (ctx.path === '/api/docs/init.js') {

@@ -18,6 +18,7 @@ import { FaultTable } from './adapters/faults/fault-table.js';
 import { RequestJournal } from './http/journal.js';
 import { RateLimiter } from './http/rate-limit.js';
 import type { SimControl } from './http/sim-control.js';
+import type { WorldsControl } from './http/worlds.js';
 import type { Store, StoreDump, StoreSnapshot } from './ports/store.js';
 import type { WorldPersistence } from './persistence.js';
 import { runUntil, type Job } from './sim/scheduler.js';
@@ -50,6 +51,8 @@ export interface World {
   reset(seed?: number | string, opts?: { options?: ResettableOptions; adminKey?: string }): Promise<void>;
   /** Simulation control behind `/api/sim/*`, the rate limiter, faults and the request journal. */
   sim: SimControl;
+  /** The worlds of the server holding this one (set by its WorldHost); absent for a world on its own. */
+  worlds?: WorldsControl;
 }
 
 /** World options a reset may replace (the JSON-serialisable ones). */

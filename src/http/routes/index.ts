@@ -17,6 +17,7 @@ import { LEGACY_TEAM_ROUTES } from './legacy/teams.routes.js';
 import { PARTICIPATION_ROUTES } from './participation.routes.js';
 import { PRICE_ROUTES } from './price.routes.js';
 import { SIM_ROUTES } from './sim.routes.js';
+import { SIM_CHEAT_ROUTES, SIM_WORLD_ROUTES } from './sim-worlds.routes.js';
 import { TRADE_ROUTES } from './trade.routes.js';
 import { AUTH_ROUTES } from './auth.routes.js';
 import { INFERENCE_ROUTES } from './inference.routes.js';
@@ -50,4 +51,6 @@ export const ROUTES: readonly RouteDef[] = [
   ...SPOT_LIVE_ROUTES,
   // Simulation control; createServer leaves these out when the sim API is off.
   ...SIM_ROUTES,
+  ...SIM_CHEAT_ROUTES,
+  ...SIM_WORLD_ROUTES,
 ];
