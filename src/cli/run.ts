@@ -7,6 +7,7 @@ import { collectReport, renderMarkdown, runResult, type ScenarioReport } from '.
 import { runScenario, type ScenarioResult } from '../sim/scenario/runner.js';
 import { loadScenario, ScenarioError } from '../sim/scenario/schema.js';
 import { httpTarget, type Target } from '../sim/scenario/targets.js';
+import { worldTarget, type ScenarioWorld } from '../sim/scenario/world-target.js';
 import { bool, defined, failure, opt, parseFlags, str, urlValue, UsageError } from './args.js';
 import { inProcessTarget } from './in-process-target.js';
 import { Progress, type OutputStream } from './run-output.js';
@@ -16,6 +17,10 @@ export interface RunArgs {
   paths: string[];
   target?: string;
   adminKey?: string;
+  /** With `target`: run every scenario in this existing world (`default`: the server's default world) instead of a fresh one each. */
+  targetWorld?: string;
+  /** With `target`: keep the fresh worlds and print their URLs. */
+  keepWorlds?: boolean;
   report?: string;
   json: boolean;
 }
@@ -28,13 +33,17 @@ Runs *.scenario.json files (folders are searched recursively) and exits 0 when a
 
 Options:
   --target <url>        run against a server (e.g. http://127.0.0.1:3000 started with
-                        compsim serve --sim-api --admin-key K); default: in-process, a fresh world per scenario
-  --admin-key <key>     admin key of the --target server (required with --target)
+                        compsim serve --sim-api --admin-key K), each scenario in a fresh world created
+                        there and deleted after it; default: in-process, a fresh world per scenario
+  --admin-key <key>     admin key of the --target server's default world, or its server key (required with --target)
+  --keep-worlds         keep the worlds created on --target and print their URLs and admin keys
+  --target-world <id>   run in this existing world of --target instead (reset before each scenario):
+                        'default' is the server's default world; --admin-key is then that world's admin key
   --report <dir>        write result.json, summary.md, report.html and logs/*.jsonl into <dir>
   --json                print the JSON result on stdout (progress goes to stderr)
   -h, --help            show this help`;
 
-const RUN_OPTIONS = { target: str, 'admin-key': str, report: str, json: { ...bool, default: false } } as const;
+const RUN_OPTIONS = { target: str, 'admin-key': str, 'target-world': str, 'keep-worlds': bool, report: str, json: { ...bool, default: false } } as const;
 
 /** Parses the arguments after `run`. */
 export function parseRunArgs(argv: readonly string[]): RunArgs {
@@ -43,7 +52,12 @@ export function parseRunArgs(argv: readonly string[]): RunArgs {
   if (paths.length === 0) throw new UsageError('name at least one scenario file or folder');
   if (target !== undefined && v['admin-key'] === undefined) throw new UsageError('--target needs --admin-key (the admin key the server was started with)');
   if (target === undefined && v['admin-key'] !== undefined) throw new UsageError('--admin-key only goes with --target');
-  return defined({ paths, target, adminKey: v['admin-key'], report: v.report, json: v.json });
+  const targetWorld = v['target-world'];
+  if (targetWorld !== undefined && target === undefined) throw new UsageError('--target-world only goes with --target');
+  if (targetWorld !== undefined && !/^[a-z0-9][a-z0-9-]{0,62}$/.test(targetWorld)) throw new UsageError(`--target-world must be a world id such as default or w3, got '${targetWorld}'`);
+  if (v['keep-worlds'] && target === undefined) throw new UsageError('--keep-worlds only goes with --target');
+  if (v['keep-worlds'] && targetWorld !== undefined) throw new UsageError('--keep-worlds and --target-world do not go together (--target-world runs in a world that exists already)');
+  return defined({ paths, target, adminKey: v['admin-key'], targetWorld, keepWorlds: v['keep-worlds'] || undefined, report: v.report, json: v.json });
 }
 
 /** Streams of one invocation. */
@@ -68,6 +82,13 @@ export function logFileName(file: string): string {
   return `${parts.join('__').replace(/[^A-Za-z0-9._-]+/g, '__').replace(/^\.+/, '')}.jsonl`;
 }
 
+/** The target of `--target`: a fresh world per scenario, or the named world (`default`: the server's own, the only way a run resets it). */
+function remoteTarget(args: RunArgs): Target {
+  const url = args.target!;
+  if (args.targetWorld === undefined) return worldTarget(url, { adminKey: args.adminKey!, ...(args.keepWorlds ? { keep: true } : {}) });
+  return httpTarget(args.targetWorld === 'default' ? url : `${url}/worlds/${args.targetWorld}`, { adminKey: args.adminKey! });
+}
+
 /** Runs `compsim run` with parsed arguments; resolves to the exit code. */
 export async function runCommand(args: RunArgs, io: RunIo, makeTarget?: () => Target): Promise<number> {
   let files: string[];
@@ -79,8 +100,7 @@ export async function runCommand(args: RunArgs, io: RunIo, makeTarget?: () => Ta
   }
   if (files.length === 0) throw new UsageError(`no *.scenario.json files in ${args.paths.join(', ')}`);
   const human = args.json ? io.stderr : io.stdout;
-  const target = makeTarget ? makeTarget()
-    : args.target ? httpTarget(args.target, { adminKey: args.adminKey! }) : inProcessTarget();
+  const target = makeTarget ? makeTarget() : args.target ? remoteTarget(args) : inProcessTarget();
   const progress = new Progress(human, files.length);
   const results: ScenarioResult[] = [];
   const reports = new Map<string, ScenarioReport>();
@@ -117,6 +137,11 @@ export async function runCommand(args: RunArgs, io: RunIo, makeTarget?: () => Ta
     writeFileSync(join(dir, 'report.html'), renderHtml(run));
     for (const r of results) if (r.log !== '') writeFileSync(join(dir, 'logs', logFileName(r.file)), r.log);
     human.write(`report: ${join(dir, 'report.html')}, ${join(dir, 'summary.md')}, ${join(dir, 'result.json')}\n`);
+  }
+  const kept = (target as { worlds?: readonly ScenarioWorld[] }).worlds ?? [];
+  if (kept.length > 0) {
+    human.write(`kept ${kept.length} world${kept.length === 1 ? '' : 's'} (delete with DELETE ${args.target}/api/sim/worlds/<id>):\n`);
+    for (const w of kept) human.write(`  ${w.file}: ${w.url}  admin key ${w.adminKey}\n`);
   }
   if (args.json) io.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
   return failed > 0 ? 1 : 0;
