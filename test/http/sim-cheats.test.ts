@@ -145,7 +145,7 @@ describe('POST /api/sim/competitions/{id}/start and /end', () => {
       expectError(await w.s.call('POST', `/api/sim/competitions/${w.comp.id}/end`, { key: ADMIN_KEY }), 400, 'Competition is not active or ending: pending');
       expect((await w.s.call('POST', `/api/sim/competitions/${w.comp.id}/start`, { key: ADMIN_KEY })).status).to.equal(200);
       expectError(await w.s.call('POST', `/api/sim/competitions/${w.comp.id}/start`, { key: ADMIN_KEY }), 400, 'Competition is already in active state and cannot be started');
-      expectError(await w.s.call('POST', '/api/sim/competitions/not-a-uuid/start', { key: ADMIN_KEY }), 400, 'Invalid request: competitionId (must match format "uuid")');
+      expectError(await w.s.call('POST', '/api/sim/competitions/not-a-uuid/start', { key: ADMIN_KEY }), 400, 'Invalid request: competitionId (invalid UUID)');
     } finally {
       await w.s.close();
     }
