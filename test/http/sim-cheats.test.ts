@@ -75,20 +75,19 @@ describe('POST /api/sim/balances', () => {
 });
 
 describe('POST /api/sim/competitions/{id}/start and /end', () => {
+  /** A world with two agents registered in a pending competition, an hour after its creation (same seed: the same world every time). */
+  const make = async () => {
+    const s = await startTestServer({ admin: { apiKey: ADMIN_KEY }, seed: 4 });
+    // Fixed wallets: the helper's own counter would differ between the twins.
+    const x = await createAgent(s, ADMIN_KEY, 'X', { walletAddress: `0x${'1'.repeat(40)}` });
+    const y = await createAgent(s, ADMIN_KEY, 'Y', { walletAddress: `0x${'2'.repeat(40)}` });
+    const comp = await createCompetition(s, ADMIN_KEY, { startDate: '2025-03-01T00:00:00.000Z', endDate: '2025-04-01T00:00:00.000Z' });
+    for (const id of [x.agentId, y.agentId]) await s.call('POST', `/api/admin/competitions/${comp.id}/agents/${id}`, { key: ADMIN_KEY });
+    await s.call('POST', '/api/sim/clock', { key: ADMIN_KEY, body: { advanceMs: 3_600_000 } });
+    return { s, comp, x };
+  };
   /** Two worlds built alike: one driven through the admin routes, the other through the cheat codes. */
-  async function twins() {
-    const make = async () => {
-      const s = await startTestServer({ admin: { apiKey: ADMIN_KEY }, seed: 4 });
-      // Fixed wallets: the helper's own counter would differ between the twins.
-      const x = await createAgent(s, ADMIN_KEY, 'X', { walletAddress: `0x${'1'.repeat(40)}` });
-      const y = await createAgent(s, ADMIN_KEY, 'Y', { walletAddress: `0x${'2'.repeat(40)}` });
-      const comp = await createCompetition(s, ADMIN_KEY, { startDate: '2025-03-01T00:00:00.000Z', endDate: '2025-04-01T00:00:00.000Z' });
-      for (const id of [x.agentId, y.agentId]) await s.call('POST', `/api/admin/competitions/${comp.id}/agents/${id}`, { key: ADMIN_KEY });
-      await s.call('POST', '/api/sim/clock', { key: ADMIN_KEY, body: { advanceMs: 3_600_000 } });
-      return { s, comp, x };
-    };
-    return [await make(), await make()] as const;
-  }
+  const twins = async () => [await make(), await make()] as const;
 
   it('start and end now with the effects of the admin routes (same dump as the admin routes give), and say which jobs ran', async () => {
     const [admin, cheat] = await twins();
@@ -121,7 +120,7 @@ describe('POST /api/sim/competitions/{id}/start and /end', () => {
   });
 
   it('runs the jobs due at the current time after the change (a competition whose end date has passed ends)', async () => {
-    const [w] = await twins();
+    const w = await make();
     try {
       const other = await createCompetition(w.s, ADMIN_KEY, { name: 'Other' });
       await w.s.call('POST', `/api/admin/competitions/${other.id}/agents/${w.x.agentId}`, { key: ADMIN_KEY });
@@ -138,7 +137,7 @@ describe('POST /api/sim/competitions/{id}/start and /end', () => {
   });
 
   it('refuses unknown competitions (404), a second start and an end before the start (400)', async () => {
-    const [w] = await twins();
+    const w = await make();
     try {
       expectError(await w.s.call('POST', `/api/sim/competitions/${UNKNOWN_ID}/start`, { key: ADMIN_KEY }), 404, 'Competition not found');
       expectError(await w.s.call('POST', `/api/sim/competitions/${UNKNOWN_ID}/end`, { key: ADMIN_KEY }), 404, 'Competition not found');
