@@ -1,0 +1,101 @@
+// compsim serve --state with many worlds: every world comes back after a restart, each in its own subdirectory, the default world in the directory itself.
+import { expect } from 'chai';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listStateFiles } from '../src/adapters/file/state-files.js';
+import { parseServeArgs } from '../src/cli/args.js';
+import { serve } from '../src/cli/serve.js';
+
+const ADMIN = '0123456789abcdef_fedcba9876543210';
+const SOL = 'So11111111111111111111111111111111111111112';
+
+/** `compsim serve --state dir --sim-api` in this process; its banner's server key; a JSON client. */
+async function boot(dir: string) {
+  let banner = '';
+  const server = await serve(parseServeArgs(['--port', '0', '--state', dir, '--sim-api', '--admin-key', ADMIN, '--log-level', 'silent']), { write: (t: string) => (banner += t) } as NodeJS.WritableStream);
+  const serverKey = /server key: (\S+)/.exec(banner)![1]!;
+  const call = async (method: string, path: string, key: string, body?: unknown) => {
+    const res = await fetch(`${server.url}${path}`, {
+      method, headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: res.status, body: await res.json() as any };
+  };
+  return { ...server, serverKey, banner, call };
+}
+
+describe('compsim serve --state with many worlds', function () {
+  this.timeout(120_000);
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'compsim-worlds-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('brings back every world after a restart: ids, admin keys, state, named snapshots and idle TTLs; deleted ones stay gone', async () => {
+    const a = await boot(dir);
+    const w1 = (await a.call('POST', '/api/sim/worlds', a.serverKey, { seed: 5, idleTtlSeconds: 3600 })).body;
+    const w2 = (await a.call('POST', '/api/sim/worlds', ADMIN, { seed: 6, options: { slippage: 'none' } })).body;
+    const w3 = (await a.call('POST', '/api/sim/worlds', ADMIN, {})).body;
+    expect([w1.id, w2.id, w3.id]).to.deep.equal(['w1', 'w2', 'w3']);
+    const user = await a.call('POST', '/worlds/w1/api/admin/users', w1.adminKey, { walletAddress: `0x${'a'.repeat(40)}`, agentName: 'Kept' });
+    expect(user.status).to.equal(201);
+    const cup = await a.call('POST', '/worlds/w1/api/admin/competition/start', w1.adminKey, { name: 'Cup', agentIds: [user.body.agent.id] });
+    const set = await a.call('POST', '/worlds/w1/api/sim/balances', w1.adminKey, { agentId: user.body.agent.id, competitionId: cup.body.competition.id, balances: [{ token: SOL, amount: 77 }] });
+    expect(set.status).to.equal(200); // journaled like every write: checked by the dumps after the restart
+    await a.call('POST', '/worlds/w1/api/sim/clock', w1.adminKey, { advanceMs: 3_600_000 });
+    await a.call('POST', '/worlds/w2/api/sim/prices', w2.adminKey, { prices: [{ token: SOL, price: 123 }] });
+    const snap = (await a.call('POST', '/worlds/w2/api/sim/snapshots', w2.adminKey)).body.id;
+    await a.call('POST', '/worlds/w2/api/sim/prices', w2.adminKey, { prices: [{ token: SOL, price: 456 }] });
+    await a.call('POST', '/api/admin/users', ADMIN, { walletAddress: `0x${'b'.repeat(40)}`, agentName: 'Default one' });
+    expect((await a.call('DELETE', '/api/sim/worlds/w3', w3.adminKey)).status).to.equal(200);
+    const dumps = async (s: typeof a) => ({
+      default: (await s.call('GET', '/api/sim/dump', ADMIN)).body,
+      w1: (await s.call('GET', '/worlds/w1/api/sim/dump', w1.adminKey)).body,
+      w2: (await s.call('GET', '/worlds/w2/api/sim/dump', w2.adminKey)).body,
+    });
+    const before = await dumps(a);
+    // The URLs name the port, which port 0 picks anew.
+    const worlds = async (s: typeof a) => (await s.call('GET', '/api/sim/worlds', ADMIN)).body.worlds.map(({ url: _url, ...w }: { url: string }) => w);
+    const listed = await worlds(a);
+    await a.stop();
+
+    // The default world keeps the single-world layout in the directory itself; each created world has a subdirectory.
+    expect(listStateFiles(dir).journals.length).to.be.greaterThan(0);
+    expect(readdirSync(join(dir, 'worlds')).sort()).to.deep.equal(['w1', 'w2']);
+
+    const b = await boot(dir);
+    try {
+      expect(b.banner).to.include('worlds: default and 2 more');
+      expect(await worlds(b)).to.deep.equal(listed);
+      expect(listed.map((w: { id: string }) => w.id)).to.deep.equal(['default', 'w1', 'w2']);
+      expect(await dumps(b)).to.deep.equal(before);
+      expect((await b.call('GET', '/worlds/w3/api/health', ADMIN)).body).to.deep.equal({ success: false, error: 'World not found: w3' });
+      expect((await b.call('POST', `/worlds/w2/api/sim/snapshots/${snap}/restore`, w2.adminKey)).status).to.equal(200);
+      const prices = (await b.call('GET', '/worlds/w2/api/sim/prices', w2.adminKey)).body.overrides;
+      expect(prices.map((p: { price: number }) => p.price)).to.deep.equal([123]);
+      // A world created after the restart persists like the others.
+      const w4 = (await b.call('POST', '/api/sim/worlds', ADMIN, { seed: 9 })).body;
+      expect(w4.id).to.equal('w3');
+      expect(existsSync(join(dir, 'worlds', 'w3', 'world.json'))).to.equal(true);
+    } finally {
+      await b.stop();
+    }
+  });
+
+  it('clears the leftovers of an interrupted deletion or creation at start', async () => {
+    mkdirSync(join(dir, 'worlds', '.deleted-w1-5'), { recursive: true });
+    writeFileSync(join(dir, 'worlds', '.deleted-w1-5', 'junk'), 'x');
+    mkdirSync(join(dir, 'worlds', 'w2')); // created, nothing written yet
+    mkdirSync(join(dir, 'worlds', 'w3'));
+    writeFileSync(join(dir, 'worlds', 'w3', 'world.json'), '{"id":"w3","idleTtlSeconds":null}\n'); // never made durable
+    const s = await boot(dir);
+    try {
+      expect(readdirSync(join(dir, 'worlds'))).to.deep.equal([]);
+      expect((await s.call('GET', '/api/sim/worlds', ADMIN)).body.worlds.map((w: { id: string }) => w.id)).to.deep.equal(['default']);
+    } finally {
+      await s.stop();
+    }
+  });
+});
