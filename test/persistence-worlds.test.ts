@@ -13,7 +13,7 @@ const SOL = 'So11111111111111111111111111111111111111112';
 /** `compsim serve --state dir --sim-api` in this process; its banner's server key; a JSON client. */
 async function boot(dir: string) {
   let banner = '';
-  const server = await serve(parseServeArgs(['--port', '0', '--state', dir, '--sim-api', '--admin-key', ADMIN, '--log-level', 'silent']), { write: (t: string) => (banner += t) } as NodeJS.WritableStream);
+  const server = await serve(parseServeArgs(['--port', '0', '--state', dir, '--sim-api', '--admin-key', ADMIN, '--log-level', 'silent']), { write: (t: string) => (banner += t) } as unknown as NodeJS.WritableStream);
   const serverKey = /server key: (\S+)/.exec(banner)![1]!;
   const call = async (method: string, path: string, key: string, body?: unknown) => {
     const res = await fetch(`${server.url}${path}`, {
