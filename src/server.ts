@@ -14,7 +14,7 @@ import { HttpError } from './http/envelope.js';
 import { createResponseChecker, type ResponseViolation } from './http/response-check.js';
 import type { HttpWorld, RouteDef } from './http/route.js';
 import { splitWorldPath, type WorldsControl } from './http/worlds.js';
-import { ROUTES } from './http/routes/index.js';
+import { ROUTES } from './http/resources/index.js';
 import type { Logger } from 'pino';
 import { webPages } from './web.js';
 

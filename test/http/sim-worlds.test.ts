@@ -1,7 +1,7 @@
 // Many worlds on one server: /api/sim/worlds (create, list, delete, keys, limit, idle TTL), /worlds/{id} base paths on every route and page, and isolation.
 import { expect } from 'chai';
 import { inProcessTarget } from '../../src/cli/in-process-target.js';
-import { ROUTES } from '../../src/http/routes/index.js';
+import { ROUTES } from '../../src/http/resources/index.js';
 import { runScenario } from '../../src/sim/scenario/runner.js';
 import { loadScenario } from '../../src/sim/scenario/schema.js';
 import { httpTarget } from '../../src/sim/scenario/targets.js';
