@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listStateFiles } from '../src/adapters/file/state-files.js';
-import { parseServeArgs } from '../src/cli/args.js';
+import { parseServeArgs, UsageError } from '../src/cli/args.js';
 import { serve } from '../src/cli/serve.js';
 
 const ADMIN = '0123456789abcdef_fedcba9876543210';
@@ -96,6 +96,28 @@ describe('compsim serve --state with many worlds', function () {
       expect((await s.call('GET', '/api/sim/worlds', ADMIN)).body.worlds.map((w: { id: string }) => w.id)).to.deep.equal(['default']);
     } finally {
       await s.stop();
+    }
+  });
+});
+
+describe('compsim serve --max-worlds', () => {
+  it('parses a count and refuses anything else (usage error)', () => {
+    expect(parseServeArgs(['--max-worlds', '3']).maxWorlds).to.equal(3);
+    expect(parseServeArgs([]).maxWorlds).to.equal(undefined);
+    for (const v of ['-1', 'many', '10001']) expect(() => parseServeArgs(['--max-worlds', v])).to.throw(UsageError, `--max-worlds must be an integer 0-10000, got '${v}'`);
+  });
+
+  it('prints the server key and the limit in the banner, and holds to the limit', async () => {
+    let banner = '';
+    const server = await serve(parseServeArgs(['--port', '0', '--sim-api', '--admin-key', ADMIN, '--max-worlds', '1', '--log-level', 'silent']), { write: (t: string) => (banner += t) } as unknown as NodeJS.WritableStream);
+    try {
+      const key = /^server key: ([0-9a-f]{16}_[0-9a-f]{16}) \(creates worlds with POST http:\/\/127\.0\.0\.1:\d+\/api\/sim\/worlds; at most 1\)$/m.exec(banner)?.[1];
+      expect(key, banner).to.be.a('string');
+      const post = () => fetch(`${server.url}/api/sim/worlds`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+      expect((await post()).status).to.equal(201);
+      expect((await post()).status).to.equal(429);
+    } finally {
+      await server.stop();
     }
   });
 });
