@@ -40,7 +40,7 @@ export interface ServerOptions {
    * taken off (every route, the web pages included); an unknown id is a JSON 404. Without it,
    * `/worlds/...` paths are unknown routes.
    */
-  worlds?: Pick<WorldsControl, 'world'>;
+  worlds?: Pick<WorldsControl, 'world' | 'release'>;
 }
 
 const wallDelay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -142,7 +142,7 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
       }
       Object.assign(ctx.state as AnswerState, { world: target, basePath: `/worlds/${split.id}` });
       ctx.path = split.rest;
-      return next();
+      return next().finally(() => worlds.release(split.id));
     });
   }
   if (options.web ?? true) app.use(webPages({ simApi, version: world.deps.config.version, ...(options.routes ? { routes: options.routes } : {}) }));

@@ -43,6 +43,10 @@ interface Held {
   persistence: StatePersistence | undefined;
   idleTtlMs: number | null;
   lastUsed: number;
+  /** Requests handed this world and not answered yet. */
+  inFlight: number;
+  /** Called when `inFlight` drops to 0 (a deletion waiting to close the world's state). */
+  idle?: () => void;
 }
 
 const randomKey = () => `${randomBytes(8).toString('hex')}_${randomBytes(8).toString('hex')}`;
@@ -65,6 +69,10 @@ export class WorldHost implements WorldsControl {
   readonly serverKey: string;
   readonly maxWorlds: number;
   private readonly held = new Map<string, Held>();
+  /** Deleted worlds still answering requests. */
+  private readonly draining = new Map<string, Held>();
+  /** Closing and removal of deleted worlds that wait for their last request. */
+  private readonly pending = new Set<Promise<void>>();
   /** Worlds being built (they count against the limit). */
   private building = 0;
   private nextId = 1;
@@ -132,7 +140,7 @@ export class WorldHost implements WorldsControl {
         throw new DomainError('SIM_INVALID', { where: 'options', reason: message(err) });
       }
       world.worlds = this;
-      this.held.set(id, { id, world, persistence, idleTtlMs, lastUsed: this.now() });
+      this.held.set(id, { id, world, persistence, idleTtlMs, lastUsed: this.now(), inFlight: 0 });
       return { ...this.info(id, world, idleTtlMs), adminKey };
     } catch (err) {
       await persistence?.close().catch(() => undefined);
@@ -165,7 +173,15 @@ export class WorldHost implements WorldsControl {
       return undefined;
     }
     h.lastUsed = now;
+    h.inFlight += 1;
     return h.world;
+  }
+
+  release(id: string): void {
+    const h = this.held.get(id) ?? this.draining.get(id);
+    if (!h || h.inFlight === 0) return;
+    h.inFlight -= 1;
+    if (h.inFlight === 0) h.idle?.();
   }
 
   /** Drops every world idle for longer than its TTL (the server calls this now and then; lookups check too). */
@@ -184,7 +200,12 @@ export class WorldHost implements WorldsControl {
 
   /** Releases the created worlds' state directories (the default world's belongs to the caller). */
   async close(): Promise<void> {
-    await Promise.all([...this.held.values()].map((h) => h.persistence?.close()));
+    await Promise.all([...this.held.values(), ...this.draining.values()].map((h) => h.persistence?.close()));
+  }
+
+  /** Resolves once every deleted world that was still answering requests has closed and removed its state. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.pending]);
   }
 
   private info(id: string, world: World, idleTtlMs: number | null): WorldInfo {
@@ -199,17 +220,35 @@ export class WorldHost implements WorldsControl {
     for (const h of [...this.held.values()]) if (expired(h, now)) void this.drop(h);
   }
 
-  /** Forgets a world at once (later requests get the 404), then closes and deletes its directory. */
+  /**
+   * Forgets a world at once (later requests get the 404); once the requests it is answering are
+   * done, closes and deletes its directory.
+   */
   private async drop(h: Held): Promise<void> {
     if (this.held.get(h.id) !== h) return;
     this.held.delete(h.id);
-    if (!h.persistence || !this.options.state) return;
-    await h.persistence.close();
-    const parent = join(this.options.state.dir, WORLDS_SUBDIR);
-    // Renamed first, so a crash while deleting never leaves a half-deleted world to recover.
-    const trash = join(parent, `.deleted-${h.id}-${this.now()}`);
-    renameSync(join(parent, h.id), trash);
-    rmSync(trash, { recursive: true, force: true });
+    let trash: string | undefined;
+    if (h.persistence && this.options.state) {
+      // Renamed at once (open files keep working), so from here a restart never brings the world
+      // back, and a crash while deleting never leaves a half-deleted world to recover.
+      const parent = join(this.options.state.dir, WORLDS_SUBDIR);
+      trash = join(parent, `.deleted-${h.id}-${this.now()}`);
+      renameSync(join(parent, h.id), trash);
+    }
+    const finish = async () => {
+      await h.persistence?.close();
+      if (trash) rmSync(trash, { recursive: true, force: true });
+    };
+    if (h.inFlight === 0) return finish();
+    // Requests under way (the deleting one among them, when a world deletes itself) finish first.
+    this.draining.set(h.id, h);
+    const done = new Promise<void>((resolve) => (h.idle = resolve)).then(() => {
+      this.draining.delete(h.id);
+      return finish();
+    });
+    this.pending.add(done);
+    void done.finally(() => this.pending.delete(done)).catch(() => undefined);
+    return undefined;
   }
 
   private openState(dir: string): Promise<StatePersistence> {
@@ -244,7 +283,7 @@ export class WorldHost implements WorldsControl {
       const world = await createWorld({ ...recorded, ...this.options.base }, persistence);
       world.worlds = this;
       const ttl = typeof meta.idleTtlSeconds === 'number' ? meta.idleTtlSeconds * 1000 : null;
-      this.held.set(name, { id: name, world, persistence, idleTtlMs: ttl, lastUsed: this.now() });
+      this.held.set(name, { id: name, world, persistence, idleTtlMs: ttl, lastUsed: this.now(), inFlight: 0 });
       this.nextId = Math.max(this.nextId, idNumber(name) + 1);
     }
   }

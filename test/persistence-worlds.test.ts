@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { listStateFiles } from '../src/adapters/file/state-files.js';
 import { parseServeArgs, UsageError } from '../src/cli/args.js';
 import { serve } from '../src/cli/serve.js';
+import { StatePersistence } from '../src/persistence.js';
+import { WorldHost } from '../src/world-host.js';
+import { createWorld } from '../src/world.js';
 
 const ADMIN = '0123456789abcdef_fedcba9876543210';
 const SOL = 'So11111111111111111111111111111111111111112';
@@ -81,6 +84,26 @@ describe('compsim serve --state with many worlds', function () {
       expect(existsSync(join(dir, 'worlds', 'w3', 'world.json'))).to.equal(true);
     } finally {
       await b.stop();
+    }
+  });
+
+  it('closes and removes a deleted world only after the requests it is answering are done', async () => {
+    const state = await StatePersistence.open(dir);
+    const world = await createWorld({ admin: { apiKey: ADMIN } }, state);
+    const host = await WorldHost.open(world, { state: { dir } });
+    try {
+      const { id } = await host.create({ seed: 2 });
+      const busy = host.world(id)!; // a request under way in the world
+      await host.remove(id);
+      expect(host.world(id)).to.equal(undefined); // new requests get the 404 at once
+      expect(readdirSync(join(dir, 'worlds'))).to.deep.equal([`.deleted-${id}-${readdirSync(join(dir, 'worlds'))[0]!.split('-').pop()}`]);
+      await busy.deps.store.transact(() => undefined); // the request's write still works
+      host.release(id);
+      await host.settled();
+      expect(readdirSync(join(dir, 'worlds'))).to.deep.equal([]);
+    } finally {
+      await host.close();
+      await state.close();
     }
   });
 

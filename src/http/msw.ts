@@ -18,7 +18,7 @@ export interface MswOptions {
   /** Receives unexpected errors (the 500s, which are always bugs). */
   onBug?: (err: unknown) => void;
   /** Also answer `<baseUrl>/worlds/{id}/api/*` in that world (e.g. a `WorldHost`); an unknown id is the JSON 404. */
-  worlds?: Pick<WorldsControl, 'world'>;
+  worlds?: Pick<WorldsControl, 'world' | 'release'>;
 }
 
 let defaultTable: RouteTable | undefined;
@@ -59,9 +59,14 @@ export function handlers(world: HttpWorld, options: MswOptions = {}): HttpHandle
       target = found;
       path = split.rest;
     }
-    const res = await serveRequest(target, findRoute(table, request.method, path), {
-      method: request.method, path, headers, query: queryOf(url), readBody: () => bodyOf(request, path, loadAllowed),
-    }, options.onBug);
+    let res;
+    try {
+      res = await serveRequest(target, findRoute(table, request.method, path), {
+        method: request.method, path, headers, query: queryOf(url), readBody: () => bodyOf(request, path, loadAllowed),
+      }, options.onBug);
+    } finally {
+      if (split) options.worlds!.release(split.id);
+    }
     return HttpResponse.json(res.body as Record<string, unknown>, { status: res.status, headers: res.headers });
   };
   return [http.all(`${base}/api/*`, resolve), ...(options.worlds ? [http.all(`${base}/worlds/*`, resolve)] : [])];

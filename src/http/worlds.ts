@@ -38,8 +38,10 @@ export interface WorldsControl {
   list(): WorldInfo[];
   /** Drops a world and its state; unknown id is a 404, the default world a 400. */
   remove(id: string): Promise<void>;
-  /** The world a base path names (and marks it used now), or undefined. */
+  /** The world a base path names (and marks it used now), or undefined. Each world handed out is `release`d once its request is answered. */
   world(id: string): HttpWorld | undefined;
+  /** A request `world(id)` handed a world to is answered (a deleted world's state is closed only after its last request). */
+  release(id: string): void;
 }
 
 /** World ids: lower-case letters, digits and dashes (they are path segments and directory names). */

@@ -68,6 +68,14 @@ describe('POST/GET/DELETE /api/sim/worlds', () => {
     expect((await s.call('GET', '/api/sim/worlds', { key: SERVER_KEY })).body.worlds.map((w: { id: string }) => w.id)).to.deep.equal(['default', 'w1']);
   });
 
+  it('lets a world delete itself through its own base path', async () => {
+    await create(s);
+    const res = await s.call('DELETE', '/worlds/w1/api/sim/worlds/w1', { key: KEY1 });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expectError(await s.call('GET', '/worlds/w1/api/health'), 404, 'World not found: w1');
+    await s.host.settled();
+  });
+
   it('answers 429 at --max-worlds with the documented message, and creates again once one is deleted', async () => {
     expect((await create(s)).status).to.equal(201);
     expect((await create(s)).status).to.equal(201);
