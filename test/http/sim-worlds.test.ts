@@ -171,6 +171,26 @@ describe('/worlds/{id} base paths', () => {
 describe('world isolation', function () {
   this.timeout(120_000);
 
+  it('keeps rate-limit windows apart even for the same key in two worlds of the same seed', async () => {
+    const s = await startHostServer();
+    try {
+      const keys: string[] = [];
+      for (const [id, admin] of [['w1', KEY1], ['w2', KEY2]] as const) {
+        expect((await create(s, { seed: 8, options: { rateLimits: 'upstream' } })).body.id).to.equal(id);
+        const u = await s.call('POST', `/worlds/${id}/api/admin/users`, { key: admin, body: { walletAddress: `0x${'c'.repeat(40)}`, agentName: 'Twin' } });
+        keys.push(u.body.agent.apiKey);
+      }
+      expect(keys[0]).to.equal(keys[1]);
+      const statuses = [];
+      for (let i = 0; i < 31; i++) statuses.push((await s.call('GET', '/worlds/w1/api/agent/profile', { key: keys[0] })).status);
+      expect(statuses.slice(0, 30).every((x) => x === 200)).to.equal(true);
+      expect(statuses[30]).to.equal(429);
+      expect((await s.call('GET', '/worlds/w2/api/agent/profile', { key: keys[1] })).status).to.equal(200);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('gives two worlds with the same seed byte-identical logs while their requests interleave (and a third world busy with other things)', async () => {
     const s = await startHostServer();
     try {
