@@ -145,7 +145,11 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
       return next().finally(() => worlds.release(split.id));
     });
   }
-  if (options.web ?? true) app.use(webPages({ simApi, version: world.deps.config.version, ...(options.routes ? { routes: options.routes } : {}) }));
+  if (options.web ?? true) {
+    // A world's document follows that world's API version.
+    const apiVersion = (ctx: Koa.Context) => ((ctx.state as AnswerState).world ?? world).deps.config.apiVersion;
+    app.use(webPages({ simApi, version: world.deps.config.version, apiVersion, ...(options.routes ? { routes: options.routes } : {}) }));
+  }
   app.use(router.routes());
   app.use((ctx) => answer(ctx, null));
   return app;

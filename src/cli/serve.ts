@@ -35,7 +35,11 @@ function readFixture(path: string): WorldFixture {
 }
 
 function banner(world: World, host: WorldHost, url: string, args: ServeArgs, admins: number): string {
-  const lines = [`compsim ${world.deps.config.version} listening on ${url}  (clock: ${args.clock}, seed: ${String(world.deps.config.seed)})`];
+  const { config } = world.deps;
+  const lines = [
+    `compsim ${config.version} listening on ${url}  (clock: ${args.clock}, seed: ${String(config.seed)})`,
+    `API version: ${config.apiVersion} (team keys: the team era)${config.unknownTokens === 'synthetic' ? '; unknown tokens: synthetic prices' : ''}`,
+  ];
   if (args.simApi) {
     lines.push(`simulation control API: ${url}/api/sim/* (admin key)`,
       `server key: ${host.serverKey} (creates worlds with POST ${url}/api/sim/worlds; at most ${host.maxWorlds})`);
@@ -89,6 +93,8 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
       ...(fixture ? { fixture } : {}),
       ...(args.adminKey ? { admin: { ...fixture?.admin, apiKey: args.adminKey } } : {}),
       ...(args.rateLimits ? { rateLimits: args.rateLimits } : {}),
+      ...(args.apiVersion ? { apiVersion: args.apiVersion } : {}),
+      ...(args.unknownTokens ? { unknownTokens: args.unknownTokens } : {}),
       walletDomain: args.walletDomain ?? url,
       ...(args.inferenceSigners ? { inferenceSigners: args.inferenceSigners } : {}),
     }, state);
@@ -97,6 +103,7 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
       // Created worlds are served like the default one; their own options come with the request.
       base: {
         clock: args.clock, walletDomain: args.walletDomain ?? url, ...(args.rateLimits ? { rateLimits: args.rateLimits } : {}),
+        ...(args.apiVersion ? { apiVersion: args.apiVersion } : {}), ...(args.unknownTokens ? { unknownTokens: args.unknownTokens } : {}),
         ...(args.inferenceSigners ? { inferenceSigners: args.inferenceSigners } : {}),
       },
       ...(args.state ? { state: { dir: args.state, log: createLogger({ level: args.logLevel }), ...(args.stateCompactMb !== undefined ? { compactBytes: args.stateCompactMb * 2 ** 20 } : {}) } } : {}),

@@ -1,4 +1,5 @@
 // The OpenAPI 3.1 document, built from the route table: operations, parameters, bodies, every documented response (with examples), tags and security schemes.
+import { DEFAULT_API_VERSION, routeAvailable, type ApiVersion } from '../domain/versions.js';
 import type { JSONSchema, RouteDef } from './route.js';
 import { ROUTES } from './resources/index.js';
 import { COMPONENTS, documentedResponses, STATUS_DESCRIPTIONS } from './responses.js';
@@ -11,6 +12,8 @@ export interface OpenApiOptions {
   serverUrl?: string;
   /** Include `/api/sim/*` (default true). */
   simApi?: boolean;
+  /** The API version described: routes it lacks are left out (default `spec`). */
+  apiVersion?: ApiVersion;
 }
 
 /** An OpenAPI 3.1 document (plain JSON). */
@@ -179,7 +182,8 @@ function operation(def: RouteDef): Record<string, unknown> {
 
 /** Builds the OpenAPI 3.1 document of `routes` (default: every compsim route). Pure: the same input gives the same document. */
 export function buildOpenApi(routes: readonly RouteDef[] = ROUTES, options: OpenApiOptions): OpenApiDocument {
-  const included = options.simApi === false ? routes.filter((r) => r.generation !== 'sim') : routes;
+  const apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
+  const included = routes.filter((r) => (options.simApi !== false || r.generation !== 'sim') && routeAvailable(apiVersion, r.id));
   const paths: OpenApiDocument['paths'] = {};
   for (const def of included) (paths[def.path] ??= {})[def.method.toLowerCase()] = operation(def);
   const usedTags = new Set(included.map((r) => r.tag));
@@ -188,7 +192,9 @@ export function buildOpenApi(routes: readonly RouteDef[] = ROUTES, options: Open
     info: {
       title: 'compsim: agent trading-competition API (offline reference server)',
       version: options.version,
+      'x-api-version': apiVersion,
       description: [
+        `API version \`${apiVersion}\` (docs/versions.md; team keys always get the team era).`,
         'An offline, deterministic stand-in for the agent trading-competition HTTP API: the current agent-based generation,',
         options.simApi === false ? 'and the legacy team-based one.' : 'the legacy team-based one, and compsim\'s own simulation control API (`/api/sim/*`).',
         'Every error answer is the envelope',
