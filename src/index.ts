@@ -1,6 +1,8 @@
 // Library entry: createWorld, createServer, dispatch and the public types; importing it has no side effects.
 export { createWorld, packageVersion, RESETTABLE_OPTIONS, type World, type ResettableOptions } from './world.js';
 export { createServer, type ServerOptions } from './server.js';
+export { WorldHost, DEFAULT_MAX_WORLDS, type WorldHostOptions } from './world-host.js';
+export type { CreateWorldInput, WorldInfo, WorldsControl } from './http/worlds.js';
 export { resolveConfig, type WorldOptions } from './config.js';
 export { dispatch, findRoute, routeTable, serveRequest, type IncomingRequest, type PlainRequest, type PlainResponse, type RouteMatch, type RouteTable } from './http/dispatch.js';
 export { ROUTES } from './http/resources/index.js';
@@ -24,5 +26,6 @@ export { DEFAULT_WALLET_DOMAIN } from './config.js';
 export { runScenario, type ScenarioResult, type StepFailure, type RunEvent, type RunOptions } from './sim/scenario/runner.js';
 export { parseScenario, loadScenario, validateScenario, ScenarioError } from './sim/scenario/schema.js';
 export { httpTarget, type Target, type TargetRequest, type TargetResponse } from './sim/scenario/targets.js';
+export { worldTarget, type ScenarioWorld, type WorldTargetOptions } from './sim/scenario/world-target.js';
 export type { Scenario, ScenarioDoc, Step } from './sim/scenario/types.js';
 export { inProcessTarget } from './cli/in-process-target.js';

@@ -6,12 +6,14 @@ import type { Duplex } from 'node:stream';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import { ANONYMOUS } from './domain/access/auth.js';
+import { DomainError } from './domain/errors.js';
 import type { Principal } from './domain/model.js';
 import { BODY_LIMIT, INVALID_JSON_MESSAGE, LOAD_BODY_LIMIT, LOAD_PATH, tooLargeError } from './http/body-text.js';
 import { routeTable, serveRequest, type RouteMatch } from './http/dispatch.js';
 import { HttpError } from './http/envelope.js';
 import { createResponseChecker, type ResponseViolation } from './http/response-check.js';
 import type { HttpWorld, RouteDef } from './http/route.js';
+import { splitWorldPath, type WorldsControl } from './http/worlds.js';
 import { ROUTES } from './http/resources/index.js';
 import type { Logger } from 'pino';
 import { webPages } from './web.js';
@@ -33,6 +35,12 @@ export interface ServerOptions {
   onResponseViolation?: (violation: ResponseViolation) => void;
   /** Serve `/api/openapi.json`, the docs at `/api/docs` and the dashboard at `/` (default true). */
   web?: boolean;
+  /**
+   * The server's other worlds: a request under `/worlds/{id}` goes to that world with the prefix
+   * taken off (every route, the web pages included); an unknown id is a JSON 404. Without it,
+   * `/worlds/...` paths are unknown routes.
+   */
+  worlds?: Pick<WorldsControl, 'world' | 'release'>;
 }
 
 const wallDelay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -59,8 +67,8 @@ function pathOf(ctx: Koa.Context): string {
   return ctx.path ?? ctx.url;
 }
 
-/** What the request log and the test-mode check read of an API answer. */
-interface AnswerState { principal?: Principal; routeId?: string | null }
+/** What the request log and the test-mode check read of an API answer, and the world a request goes to. */
+interface AnswerState { principal?: Principal; routeId?: string | null; world?: HttpWorld; basePath?: string }
 
 /** Builds the Koa app serving `world`. */
 export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa {
@@ -88,12 +96,13 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
   };
   /** Answers an API request through the shared request path (`match`: the route @koa/router matched, null for none). */
   const answer = async (ctx: Koa.Context, match: RouteMatch | null): Promise<void> => {
-    const res = await serveRequest(world, match, {
+    const target = (ctx.state as AnswerState).world ?? world;
+    const res = await serveRequest(target, match, {
       method: ctx.method, path: pathOf(ctx), headers: ctx.headers, query: ctx.query, ip: ctx.ip, readBody: () => readBody(ctx),
     }, onBug);
     Object.assign(ctx.state as AnswerState, { principal: res.principal, routeId: res.routeId });
     // Latency faults wait here, in the Koa layer only: domain and http code never touch timers.
-    const latency = world.sim?.latencyMs(pathOf(ctx)) ?? 0;
+    const latency = target.sim?.latencyMs(pathOf(ctx)) ?? 0;
     if (latency > 0) await delay(latency);
     ctx.status = res.status;
     ctx.set(res.headers);
@@ -104,6 +113,7 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
   // The request log and, in test mode, routed answers against their route's schemas and unrouted errors against the envelope.
   app.use(async (ctx, next) => {
     const t0 = performance.now();
+    const path = pathOf(ctx); // as requested, before a world's base path is taken off
     await next();
     const state = ctx.state as AnswerState;
     const routeId = state.routeId ?? null;
@@ -112,13 +122,33 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
       if (v) onViolation!(v);
     }
     if (log?.isLevelEnabled('info')) {
-      log.info({ method: ctx.method, path: pathOf(ctx), status: ctx.status, ms: Math.round((performance.now() - t0) * 10) / 10, principal: principalLabel(state.principal ?? ANONYMOUS) },
-        `${ctx.method} ${pathOf(ctx)} ${ctx.status}`);
+      log.info({ method: ctx.method, path, status: ctx.status, ms: Math.round((performance.now() - t0) * 10) / 10, principal: principalLabel(state.principal ?? ANONYMOUS) },
+        `${ctx.method} ${path} ${ctx.status}`);
     }
   });
   app.use(cors());
+  const worlds = options.worlds;
+  if (worlds) {
+    // `/worlds/{id}/...`: the rest of the path, in that world.
+    app.use((ctx, next) => {
+      const split = splitWorldPath(pathOf(ctx));
+      if (!split) return next();
+      const target = worlds.world(split.id);
+      if (!target) {
+        const err = new DomainError('SIM_WORLD_NOT_FOUND', { id: split.id });
+        ctx.status = err.status;
+        ctx.body = { success: false, error: err.message };
+        return undefined;
+      }
+      Object.assign(ctx.state as AnswerState, { world: target, basePath: `/worlds/${split.id}` });
+      ctx.path = split.rest;
+      return next().finally(() => worlds.release(split.id));
+    });
+  }
   if (options.web ?? true) {
-    app.use(webPages({ simApi, version: world.deps.config.version, apiVersion: () => world.deps.config.apiVersion, ...(options.routes ? { routes: options.routes } : {}) }));
+    // A world's document follows that world's API version.
+    const apiVersion = (ctx: Koa.Context) => ((ctx.state as AnswerState).world ?? world).deps.config.apiVersion;
+    app.use(webPages({ simApi, version: world.deps.config.version, apiVersion, ...(options.routes ? { routes: options.routes } : {}) }));
   }
   app.use(router.routes());
   app.use((ctx) => answer(ctx, null));

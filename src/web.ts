@@ -17,8 +17,8 @@ export interface WebOptions {
   version: string;
   /** Route table the document describes (default: every compsim route). */
   routes?: readonly RouteDef[];
-  /** The world's API version now (a reset may change it); the document describes that version. */
-  apiVersion?: () => ApiVersion;
+  /** The API version of the world a request goes to, now (a reset may change it); the document describes that version. */
+  apiVersion?: (ctx: Parameters<Middleware>[0]) => ApiVersion;
 }
 
 const TYPES: Record<string, string> = {
@@ -59,7 +59,7 @@ let assets: Map<string, Asset> | undefined;
 
 /**
  * Koa middleware serving `GET /api/openapi.json`, `GET /api/docs` (Swagger UI; "Try it out" calls
- * this server), `GET /` and `/ui` (the dashboard) and their static files; every other request goes
+ * this server; under `/worlds/{id}` that world), `GET /` and `/ui` (the dashboard) and their static files; every other request goes
  * on to the API.
  */
 export function webPages(options: WebOptions): Middleware {
@@ -69,11 +69,13 @@ export function webPages(options: WebOptions): Middleware {
   return (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/api/openapi.json') {
-      const apiVersion = options.apiVersion?.() ?? 'spec';
+      const apiVersion = options.apiVersion?.(ctx) ?? 'spec';
       let doc = docs.get(apiVersion);
       if (!doc) docs.set(apiVersion, (doc = buildOpenApi(options.routes ?? ROUTES, { version: options.version, simApi: options.simApi, apiVersion })));
       ctx.set('Cache-Control', 'no-cache');
-      ctx.body = doc;
+      // Under /worlds/{id} the document names that base path, so "Try it out" calls the world.
+      const basePath = (ctx.state as { basePath?: string }).basePath;
+      ctx.body = basePath ? { ...doc, servers: [{ url: basePath, description: `world ${basePath.slice('/worlds/'.length)}` }] } : doc;
       return;
     }
     if (ctx.path === '/api/docs/init.js') {

@@ -18,6 +18,7 @@ import { FaultTable } from './adapters/faults/fault-table.js';
 import { RequestJournal } from './http/journal.js';
 import { RateLimiter } from './http/rate-limit.js';
 import type { SimControl } from './http/world-port.js';
+import type { WorldsControl } from './http/worlds.js';
 import type { AuxState, Store, StoreDump, StoreSnapshot } from './ports/store.js';
 import { SyntheticTokens } from './adapters/prices/synthetic.js';
 import type { WorldPersistence } from './persistence.js';
@@ -52,6 +53,8 @@ export interface World {
   reset(seed?: number | string, opts?: { options?: ResettableOptions; adminKey?: string; admin?: false }): Promise<void>;
   /** Simulation control behind `/api/sim/*`, the rate limiter, faults and the request journal. */
   sim: SimControl;
+  /** The worlds of the server holding this one (set by its WorldHost); absent for a world on its own. */
+  worlds?: WorldsControl;
 }
 
 /** World options a reset may replace (the JSON-serialisable ones). */

@@ -68,7 +68,8 @@ describe('GET /api/openapi.json', () => {
       const schemes = (op.security as Record<string, string[]>[]).flatMap((x) => Object.keys(x));
       if (r.auth === 'admin') expect(schemes, r.id).to.deep.equal(['adminKey']);
       if (r.auth === 'key') expect(schemes, r.id).to.deep.equal(['agentKey', 'adminKey']);
-      if (r.auth === 'public') expect(op.security, r.id).to.deep.equal([]);
+      if (r.auth === 'public' && r.keys !== 'server') expect(op.security, r.id).to.deep.equal([]);
+      if (r.keys === 'server') expect(schemes, r.id).to.deep.equal(['adminKey']); // the server key or a default-world admin key
     }
     expect(new Set(ROUTES.map((r) => r.generation))).to.deep.equal(new Set(['current', 'legacy', 'shared', 'sim']));
     expect(ROUTES.filter((r) => r.generation === 'sim').every((r) => r.tag === 'sim')).to.equal(true);
@@ -224,7 +225,7 @@ describe('GET /api/docs and GET / (static pages)', () => {
     expect(page.status).to.equal(200);
     expect(page.type).to.match(/^text\/html/);
     expect(page.text).to.include('/api/docs/swagger-ui-bundle.js').and.not.match(/https?:\/\//);
-    expect((await get('/api/docs/init.js')).text).to.include("url: '/api/openapi.json'");
+    expect((await get('/api/docs/init.js')).text).to.include('url: `${base}/api/openapi.json`'); // base: '' here, '/worlds/<id>' in a world
     const bundle = await get('/api/docs/swagger-ui-bundle.js');
     expect(bundle.status).to.equal(200);
     expect(bundle.type).to.match(/javascript/);

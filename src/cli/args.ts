@@ -110,6 +110,8 @@ export interface ServeArgs {
   apiVersion?: ApiVersion;
   /** `--unknown-tokens refuse|synthetic` (default refuse). */
   unknownTokens?: 'refuse' | 'synthetic';
+  /** `--max-worlds <n>`: most worlds created through `/api/sim/worlds` held at once (default 64). */
+  maxWorlds?: number;
 }
 
 export const USAGE = `Usage: compsim serve [options]
@@ -141,13 +143,14 @@ Options:
   --state-compact-mb <n>  write a compacted snapshot once the journal reaches n MB (default 16)
   --wallet-domain <text>      Domain: line wallet verification expects (default: this server's base URL)
   --inference-signer <addr>   trust this inference signer too (repeatable; upstream's is always trusted)
+  --max-worlds <n>      most worlds POST /api/sim/worlds may create besides the default one (default 64)
   -h, --help            show this help`;
 
 const SERVE_OPTIONS = {
   port: { type: 'string', default: '3000' }, host: { type: 'string', default: '127.0.0.1' }, seed: str,
   clock: { type: 'string', default: 'manual' }, world: str, 'admin-key': str, 'log-level': { type: 'string', default: 'info' },
   'sim-api': bool, 'rate-limits': str, state: str, 'state-compact-mb': str, 'wallet-domain': str,
-  'inference-signer': { type: 'string', multiple: true }, 'api-version': str, 'unknown-tokens': str,
+  'inference-signer': { type: 'string', multiple: true }, 'api-version': str, 'unknown-tokens': str, 'max-worlds': str,
 } as const;
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -161,6 +164,8 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
   if (signer !== undefined) throw new UsageError(`--inference-signer must be an address (0x + 40 hex), got '${signer}'`);
   const mb = v['state-compact-mb'];
   if (mb !== undefined && (!/^\d+(\.\d+)?$/.test(mb) || Number(mb) <= 0)) throw new UsageError(`--state-compact-mb must be a positive number, got '${mb}'`);
+  const maxWorlds = v['max-worlds'];
+  if (maxWorlds !== undefined && (!/^\d+$/.test(maxWorlds) || Number(maxWorlds) > 10_000)) throw new UsageError(`--max-worlds must be an integer 0-10000, got '${maxWorlds}'`);
   return defined({
     port: portValue('--port', v.port), host: v.host, seed: opt(v.seed, seedValue),
     clock: choice('--clock', v.clock, ['manual', 'system']), world: v.world, adminKey: key,
@@ -169,5 +174,6 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
     state: v.state, stateCompactMb: opt(mb, Number), walletDomain: v['wallet-domain'], inferenceSigners: v['inference-signer'],
     apiVersion: opt(v['api-version'], (a) => choice('--api-version', a, API_VERSIONS)),
     unknownTokens: opt(v['unknown-tokens'], (u) => choice('--unknown-tokens', u, ['refuse', 'synthetic'])),
+    maxWorlds: opt(maxWorlds, Number),
   });
 }

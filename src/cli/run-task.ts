@@ -4,11 +4,17 @@ import { collectReport, type ScenarioReport } from '../sim/scenario/report.js';
 import { runScenario, type RunEvent, type ScenarioResult } from '../sim/scenario/runner.js';
 import { loadScenario, ScenarioError } from '../sim/scenario/schema.js';
 import { httpTarget, type Target } from '../sim/scenario/targets.js';
+import { worldTarget, type ScenarioWorld } from '../sim/scenario/world-target.js';
 import type { TaskContext } from './pool.js';
 import { inProcessTarget } from './in-process-target.js';
 
 /** Where a run's requests go, as data (each worker builds its own target from it). */
-export type TargetSpec = { kind: 'in-process' } | { kind: 'http'; url: string; adminKey: string };
+export type TargetSpec =
+  | { kind: 'in-process' }
+  /** One existing world of a server (reset before each file). */
+  | { kind: 'http'; url: string; adminKey: string }
+  /** A fresh world per file on a server that holds many (deleted after the file unless `keep`). */
+  | { kind: 'worlds'; url: string; adminKey: string; keep: boolean };
 
 /** What every task of one `compsim run` shares. */
 export interface RunSetup {
@@ -28,10 +34,13 @@ export interface FileOutcome {
   report?: ScenarioReport;
   /** Wall time of the file in ms (display and JUnit only). */
   ms: number;
+  /** The world the file ran in, when `--keep-worlds` kept it. */
+  world?: ScenarioWorld;
 }
 
 /** Builds the target a spec names. */
-export function targetFor(spec: TargetSpec): Target {
+export function targetFor(spec: TargetSpec): Target & { readonly worlds?: readonly ScenarioWorld[] } {
+  if (spec.kind === 'worlds') return worldTarget(spec.url, { adminKey: spec.adminKey, ...(spec.keep ? { keep: true } : {}) });
   return spec.kind === 'http' ? httpTarget(spec.url, { adminKey: spec.adminKey }) : inProcessTarget();
 }
 
@@ -74,9 +83,13 @@ export async function runFileOn(file: string, target: Target, setup: Omit<RunSet
 /** The pool task: one file on a target of its own. */
 export async function runFile(file: string, ctx: TaskContext<RunSetup>): Promise<FileOutcome> {
   const target = targetFor(ctx.setup.target);
+  let outcome: FileOutcome;
   try {
-    return await runFileOn(file, target, ctx.setup, ctx.setup.steps ? (e) => e.kind === 'step' && ctx.emit(e) : undefined);
+    outcome = await runFileOn(file, target, ctx.setup, ctx.setup.steps ? (e) => e.kind === 'step' && ctx.emit(e) : undefined);
   } finally {
     await target.close();
   }
+  // A kept world is listed once its file's target closes.
+  const world = target.worlds?.[0];
+  return world ? { ...outcome, world } : outcome;
 }

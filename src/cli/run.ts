@@ -6,6 +6,7 @@ import { renderHtml } from '../sim/scenario/report-html.js';
 import { renderMarkdown, runResult, type ScenarioReport } from '../sim/scenario/report.js';
 import type { RunEvent } from '../sim/scenario/runner.js';
 import type { Target } from '../sim/scenario/targets.js';
+import type { ScenarioWorld } from '../sim/scenario/world-target.js';
 import { bool, defined, failure, opt, parseFlags, str, urlValue, UsageError } from './args.js';
 import { renderJunit } from './junit.js';
 import { defaultWorkers, runPool, TaskError } from './pool.js';
@@ -18,9 +19,13 @@ export interface RunArgs {
   paths: string[];
   target?: string;
   adminKey?: string;
+  /** With `target`: run every scenario in this existing world (`default`: the server's default world) instead of a fresh one each. */
+  targetWorld?: string;
+  /** With `target`: keep the fresh worlds and print their URLs. */
+  keepWorlds?: boolean;
   report?: string;
   json: boolean;
-  /** `--workers n` (default: the number of cores in-process, 1 with --target). */
+  /** `--workers n` (default: the number of cores; 1 with --target-world). */
   workers?: number;
   /** `--shard i/n`: run only this stable share of the files. */
   shard?: Shard;
@@ -36,10 +41,14 @@ Runs *.scenario.json files (folders are searched recursively) and exits 0 when a
 
 Options:
   --target <url>        run against a server (e.g. http://127.0.0.1:3000 started with
-                        compsim serve --sim-api --admin-key K); default: in-process, a fresh world per scenario
-  --admin-key <key>     admin key of the --target server (required with --target)
-  --workers <n>         files run at once on worker threads (default: the number of cores in-process,
-                        1 with --target); each file gives the same result and hash as alone
+                        compsim serve --sim-api --admin-key K), each scenario in a fresh world created
+                        there and deleted after it; default: in-process, a fresh world per scenario
+  --admin-key <key>     admin key of the --target server's default world, or its server key (required with --target)
+  --keep-worlds         keep the worlds created on --target and print their URLs and admin keys
+  --target-world <id>   run in this existing world of --target instead (reset before each scenario):
+                        'default' is the server's default world; --admin-key is then that world's admin key
+  --workers <n>         files run at once on worker threads (default: the number of cores; 1 with
+                        --target-world); each file gives the same result and hash as alone
   --shard <i/n>         run only shard i of n: the files sorted by path and dealt out round-robin,
                         so n jobs given 1/n ... n/n together run every file exactly once
   --junit <file>        write JUnit XML (one testcase per scenario file) to <file>
@@ -47,7 +56,10 @@ Options:
   --json                print the JSON result on stdout (progress goes to stderr)
   -h, --help            show this help`;
 
-const RUN_OPTIONS = { target: str, 'admin-key': str, report: str, json: { ...bool, default: false }, workers: str, shard: str, junit: str } as const;
+const RUN_OPTIONS = {
+  target: str, 'admin-key': str, 'target-world': str, 'keep-worlds': bool, report: str, json: { ...bool, default: false },
+  workers: str, shard: str, junit: str,
+} as const;
 
 /** Parses the arguments after `run`. */
 export function parseRunArgs(argv: readonly string[]): RunArgs {
@@ -56,11 +68,16 @@ export function parseRunArgs(argv: readonly string[]): RunArgs {
   if (paths.length === 0) throw new UsageError('name at least one scenario file or folder');
   if (target !== undefined && v['admin-key'] === undefined) throw new UsageError('--target needs --admin-key (the admin key the server was started with)');
   if (target === undefined && v['admin-key'] !== undefined) throw new UsageError('--admin-key only goes with --target');
+  const targetWorld = v['target-world'];
+  if (targetWorld !== undefined && target === undefined) throw new UsageError('--target-world only goes with --target');
+  if (targetWorld !== undefined && !/^[a-z0-9][a-z0-9-]{0,62}$/.test(targetWorld)) throw new UsageError(`--target-world must be a world id such as default or w3, got '${targetWorld}'`);
+  if (v['keep-worlds'] && target === undefined) throw new UsageError('--keep-worlds only goes with --target');
+  if (v['keep-worlds'] && targetWorld !== undefined) throw new UsageError('--keep-worlds and --target-world do not go together (--target-world runs in a world that exists already)');
   const workers = opt(v.workers, (w) => workersValue('--workers', w));
-  // Every file resets the one world of the --target server: two files cannot use it at the same time.
-  if (target !== undefined && workers !== undefined && workers > 1) throw new UsageError("--workers above 1 needs the in-process target (every file resets the --target server's world)");
+  // Every file resets the one named world: two files cannot use it at the same time.
+  if (targetWorld !== undefined && workers !== undefined && workers > 1) throw new UsageError('--workers above 1 does not go with --target-world (every file resets that one world)');
   return defined({
-    paths, target, adminKey: v['admin-key'], report: v.report, json: v.json, workers,
+    paths, target, adminKey: v['admin-key'], targetWorld, keepWorlds: v['keep-worlds'] || undefined, report: v.report, json: v.json, workers,
     shard: opt(v.shard, (s) => shardValue('--shard', s)), junit: v.junit,
   });
 }
@@ -98,6 +115,13 @@ function bySizeDescending(files: readonly string[]): number[] {
 /** The module of {@link runFile} as this build names it (`.ts` when run from the sources). */
 const RUN_TASK = new URL(import.meta.url.endsWith('.ts') ? './run-task.ts' : './run-task.js', import.meta.url);
 
+/** Where `--target` sends the files: a fresh world per file, or the named world (`default`: the server's own, the only way a run resets it). */
+function remoteSpec(args: RunArgs): TargetSpec {
+  const url = args.target!.replace(/\/+$/, '');
+  if (args.targetWorld === undefined) return { kind: 'worlds', url, adminKey: args.adminKey!, keep: args.keepWorlds === true };
+  return { kind: 'http', url: args.targetWorld === 'default' ? url : `${url}/worlds/${args.targetWorld}`, adminKey: args.adminKey! };
+}
+
 /** Runs `compsim run` with parsed arguments; resolves to the exit code. */
 export async function runCommand(args: RunArgs, io: RunIo, makeTarget?: () => Target): Promise<number> {
   let all: string[];
@@ -110,12 +134,13 @@ export async function runCommand(args: RunArgs, io: RunIo, makeTarget?: () => Ta
   if (all.length === 0) throw new UsageError(`no *.scenario.json files in ${args.paths.join(', ')}`);
   const files = pickShard(all, args.shard, shardKey);
   const human = args.json ? io.stderr : io.stdout;
-  const spec: TargetSpec = args.target ? { kind: 'http', url: args.target, adminKey: args.adminKey! } : { kind: 'in-process' };
+  const spec: TargetSpec = args.target ? remoteSpec(args) : { kind: 'in-process' };
   const report = args.report !== undefined;
   if (args.shard && args.shard.count > 1) human.write(`shard ${args.shard.index}/${args.shard.count}: ${files.length} of ${all.length} scenario files\n`);
   const progress = new Progress(human, files.length);
   const outcomes: FileOutcome[] = new Array<FileOutcome>(files.length);
   let targetLabel: string;
+  let callerWorlds: readonly ScenarioWorld[] = [];
   if (makeTarget) {
     // A caller's own target object cannot cross threads: its files run here, one after another.
     const target = makeTarget();
@@ -130,10 +155,11 @@ export async function runCommand(args: RunArgs, io: RunIo, makeTarget?: () => Ta
     } finally {
       progress.finish();
       await target.close();
+      callerWorlds = (target as { worlds?: readonly ScenarioWorld[] }).worlds ?? [];
     }
   } else {
     targetLabel = targetFor(spec).label;
-    const workers = args.workers ?? (args.target ? 1 : defaultWorkers());
+    const workers = args.workers ?? (args.targetWorld !== undefined ? 1 : defaultWorkers());
     const setup: RunSetup = { target: spec, report, steps: Math.min(workers, files.length) <= 1 };
     // Lines come out in file order whatever order the files finish in.
     let printed = 0;
@@ -181,6 +207,11 @@ export async function runCommand(args: RunArgs, io: RunIo, makeTarget?: () => Ta
     mkdirSync(dirname(args.junit), { recursive: true });
     writeFileSync(args.junit, renderJunit(suite, outcomes.map((o) => ({ result: o.result, ms: o.ms })), targetLabel));
     human.write(`junit: ${args.junit}\n`);
+  }
+  const kept = [...callerWorlds, ...outcomes.flatMap((o) => (o.world ? [o.world] : []))];
+  if (kept.length > 0) {
+    human.write(`kept ${kept.length} world${kept.length === 1 ? '' : 's'} (delete with DELETE ${args.target}/api/sim/worlds/<id>):\n`);
+    for (const w of kept) human.write(`  ${w.file}: ${w.url}  admin key ${w.adminKey}\n`);
   }
   if (args.json) io.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
   return failed > 0 ? 1 : 0;

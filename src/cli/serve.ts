@@ -8,12 +8,15 @@ import { createWorld, type World } from '../world.js';
 import type { WorldFixture } from '../fixture.js';
 import { UsageError, type ServeArgs } from './args.js';
 import { openServeState } from './state.js';
+import { WorldHost } from '../world-host.js';
 import type { StatePersistence } from '../persistence.js';
 import { loadOpenSkill } from '../domain/rankings/rating.js';
 import { loadEthers } from '../domain/agents/wallet-verification.js';
 
 /** How often the system clock drives the scheduler. */
 const TICK_MS = 1000;
+/** How often idle worlds are checked against their TTL (requests to a world check it too). */
+const SWEEP_MS = 10_000;
 /** Wall time after start-up before the lazily loaded libraries are loaded anyway. */
 const PRELOAD_AFTER_MS = 1000;
 
@@ -31,13 +34,17 @@ function readFixture(path: string): WorldFixture {
   }
 }
 
-function banner(world: World, url: string, args: ServeArgs, admins: number): string {
+function banner(world: World, host: WorldHost, url: string, args: ServeArgs, admins: number): string {
   const { config } = world.deps;
   const lines = [
     `compsim ${config.version} listening on ${url}  (clock: ${args.clock}, seed: ${String(config.seed)})`,
     `API version: ${config.apiVersion} (team keys: the team era)${config.unknownTokens === 'synthetic' ? '; unknown tokens: synthetic prices' : ''}`,
   ];
-  if (args.simApi) lines.push(`simulation control API: ${url}/api/sim/* (admin key)`);
+  if (args.simApi) {
+    lines.push(`simulation control API: ${url}/api/sim/* (admin key)`,
+      `server key: ${host.serverKey} (creates worlds with POST ${url}/api/sim/worlds; at most ${host.maxWorlds})`);
+  }
+  if (host.size > 0) lines.push(`worlds: default and ${host.size} more (${url}/worlds/<id>/api/...)`);
   if (args.rateLimits === 'upstream') lines.push('rate limits: upstream (per agent, on virtual time)');
   if (args.state) lines.push(`state directory: ${args.state} (kept across restarts)`);
   if (world.adminKey) lines.push(`admin key: ${world.adminKey}`);
@@ -76,6 +83,7 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
   const host = args.host.includes(':') ? `[${args.host}]` : args.host;
   const url = `http://${host}:${port}`;
   let world: World;
+  let worldHost: WorldHost;
   let state: StatePersistence | undefined;
   try {
     state = args.state ? await openServeState(args.state, createLogger({ level: args.logLevel }), args.stateCompactMb) : undefined;
@@ -90,6 +98,16 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
       walletDomain: args.walletDomain ?? url,
       ...(args.inferenceSigners ? { inferenceSigners: args.inferenceSigners } : {}),
     }, state);
+    worldHost = await WorldHost.open(world, {
+      ...(args.maxWorlds !== undefined ? { maxWorlds: args.maxWorlds } : {}),
+      // Created worlds are served like the default one; their own options come with the request.
+      base: {
+        clock: args.clock, walletDomain: args.walletDomain ?? url, ...(args.rateLimits ? { rateLimits: args.rateLimits } : {}),
+        ...(args.apiVersion ? { apiVersion: args.apiVersion } : {}), ...(args.unknownTokens ? { unknownTokens: args.unknownTokens } : {}),
+        ...(args.inferenceSigners ? { inferenceSigners: args.inferenceSigners } : {}),
+      },
+      ...(args.state ? { state: { dir: args.state, log: createLogger({ level: args.logLevel }), ...(args.stateCompactMb !== undefined ? { compactBytes: args.stateCompactMb * 2 ** 20 } : {}) } } : {}),
+    });
   } catch (err) {
     server.close();
     await state?.close();
@@ -97,12 +115,14 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
   }
   const logger = createLogger({ level: args.logLevel });
   server.off('request', starting);
-  server.on('request', createServer(world, { logger, simApi: args.simApi ?? false }).callback());
-  out.write(`${banner(world, url, args, await world.deps.store.read((tx) => tx.count('admins')))}\n`);
+  server.on('request', createServer(world, { logger, simApi: args.simApi ?? false, worlds: worldHost }).callback());
+  out.write(`${banner(world, worldHost, url, args, await world.deps.store.read((tx) => tx.count('admins')))}\n`);
   // With the system clock, wall time drives the scheduler from here (never from domain or http code).
   const timer = args.clock === 'system'
-    ? setInterval(() => void world.advance(0).catch((err: unknown) => logger.error({ err }, 'scheduler tick failed')), TICK_MS)
+    ? setInterval(() => void worldHost.tick().catch((err: unknown) => logger.error({ err }, 'scheduler tick failed')), TICK_MS)
     : null;
+  const sweep = setInterval(() => void worldHost.sweep().catch((err: unknown) => logger.error({ err }, 'dropping idle worlds failed')), SWEEP_MS);
+  sweep.unref();
   // The libraries the domain loads on first use (ratings, signature recovery), loaded once the
   // server has answered its first requests, so that neither start-up nor a later request waits.
   const preload = setTimeout(() => {
@@ -112,8 +132,9 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
   const stop = () => new Promise<void>((resolve) => {
     clearTimeout(preload);
     if (timer) clearInterval(timer);
+    clearInterval(sweep);
     server.close(() => resolve());
     server.closeAllConnections();
   });
-  return { url, stop: () => stop().then(() => state?.close()) };
+  return { url, stop: () => stop().then(() => worldHost.close()).then(() => state?.close()) };
 }

@@ -4,6 +4,7 @@ import { findRoute, routeTable, serveRequest, type RouteTable } from './dispatch
 import { LOAD_PATH, readBodyText } from './body-text.js';
 import type { HttpWorld, RouteDef } from './route.js';
 import { ROUTES } from './resources/index.js';
+import { splitWorldPath, type WorldsControl } from './worlds.js';
 
 /** Options of {@link handlers}. */
 export interface MswOptions {
@@ -16,6 +17,8 @@ export interface MswOptions {
   routes?: readonly RouteDef[];
   /** Receives unexpected errors (the 500s, which are always bugs). */
   onBug?: (err: unknown) => void;
+  /** Also answer `<baseUrl>/worlds/{id}/api/*` in that world (e.g. a `WorldHost`); an unknown id is the JSON 404. */
+  worlds?: Pick<WorldsControl, 'world' | 'release'>;
 }
 
 let defaultTable: RouteTable | undefined;
@@ -47,11 +50,24 @@ export function handlers(world: HttpWorld, options: MswOptions = {}): HttpHandle
     const url = new URL(request.url);
     const headers: Record<string, string> = {};
     request.headers.forEach((v, k) => (headers[k] = v));
-    const path = url.pathname;
-    const res = await serveRequest(world, findRoute(table, request.method, path), {
-      method: request.method, path, headers, query: queryOf(url), readBody: () => bodyOf(request, path, loadAllowed),
-    }, options.onBug);
+    let path = url.pathname;
+    let target = world;
+    const split = options.worlds ? splitWorldPath(path) : null;
+    if (split) {
+      const found = options.worlds!.world(split.id);
+      if (!found) return HttpResponse.json({ success: false, error: `World not found: ${split.id}` }, { status: 404 });
+      target = found;
+      path = split.rest;
+    }
+    let res;
+    try {
+      res = await serveRequest(target, findRoute(table, request.method, path), {
+        method: request.method, path, headers, query: queryOf(url), readBody: () => bodyOf(request, path, loadAllowed),
+      }, options.onBug);
+    } finally {
+      if (split) options.worlds!.release(split.id);
+    }
     return HttpResponse.json(res.body as Record<string, unknown>, { status: res.status, headers: res.headers });
   };
-  return [http.all(`${base}/api/*`, resolve)];
+  return [http.all(`${base}/api/*`, resolve), ...(options.worlds ? [http.all(`${base}/worlds/*`, resolve)] : [])];
 }

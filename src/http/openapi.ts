@@ -53,6 +53,8 @@ const AUTH_TEXT: Record<RouteDef['auth'], string> = {
   admin: 'Admin API key.',
 };
 
+const SERVER_KEY_TEXT = 'The server key printed at start, or an admin API key of the default world.';
+
 /** Example error messages per status (the real texts of common cases). */
 function errorExample(def: RouteDef, status: number): { success: false; error: string } {
   const msg: Record<number, string> = {
@@ -140,6 +142,7 @@ function parameters(def: RouteDef): Record<string, unknown>[] {
 }
 
 function security(def: RouteDef): Record<string, string[]>[] {
+  if (def.keys === 'server') return [{ adminKey: [] }];
   switch (def.auth) {
     case 'public': return [];
     case 'optional': return [{}, { agentKey: [] }, { adminKey: [] }];
@@ -167,7 +170,7 @@ function operation(def: RouteDef): Record<string, unknown> {
   return {
     operationId: def.id,
     summary: def.summary,
-    description: `${GENERATION_TEXT[def.generation]} ${AUTH_TEXT[def.auth]} Route id \`${def.id}\`.`,
+    description: `${GENERATION_TEXT[def.generation]} ${def.keys === 'server' ? SERVER_KEY_TEXT : AUTH_TEXT[def.auth]} Route id \`${def.id}\`.`,
     tags: [def.tag],
     'x-compsim-generation': def.generation,
     security: security(def),

@@ -37,6 +37,7 @@ export const STATUS_DESCRIPTIONS: Record<number, string> = {
 export function edgeStatuses(def: RouteDef): number[] {
   const out = new Set<number>();
   if (def.auth === 'key' || def.auth === 'admin') out.add(401).add(403);
+  if (def.keys === 'server') out.add(401);
   if (def.auth === 'optional') out.add(403);
   const s = def.schemas ?? {};
   if (s.params || s.query || s.body) out.add(400);

@@ -2,8 +2,9 @@
 import type { Deps } from '../domain/deps.js';
 import type { Principal } from '../domain/model.js';
 import type { SimControl } from './world-port.js';
+import type { WorldsControl } from './worlds.js';
 
-export type { Principal, SimControl };
+export type { Principal, SimControl, WorldsControl };
 
 /** A JSON Schema object (Ajv dialect). */
 export type JSONSchema = Record<string, unknown>;
@@ -15,6 +16,8 @@ export interface HttpWorld {
   createdAt: number;
   /** Simulation control (`/api/sim/*`, rate limits, faults, journal); absent = none of these. */
   sim?: SimControl;
+  /** The other worlds of the server holding this one (`/api/sim/worlds`); absent = a world on its own. */
+  worlds?: WorldsControl;
 }
 
 /** A validated request as a handler sees it; no framework objects. */
@@ -46,6 +49,11 @@ export interface RouteDef {
   path: string;
   /** `key` = agent/team key, admin key also accepted. */
   auth: 'public' | 'optional' | 'key' | 'admin';
+  /**
+   * `server`: the handler checks the key against the server holding the worlds (its server key or an
+   * admin key of the default world) instead of the edge (`auth` is then `public`).
+   */
+  keys?: 'server';
   generation: 'current' | 'legacy' | 'shared' | 'sim';
   tag: string;
   summary: string;

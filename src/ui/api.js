@@ -1,6 +1,9 @@
 // Dashboard API client: JSON calls to this server, with the pasted admin key (sessionStorage) where one is set.
 
-const KEY_ITEM = 'compsim.adminKey';
+/** `/worlds/<id>` when the page belongs to one of the server's other worlds, else '' (the default world). */
+export const BASE = /^\/worlds\/[^/]+/.exec(location.pathname)?.[0] ?? '';
+
+const KEY_ITEM = `compsim.adminKey${BASE}`;
 
 /** The admin key of this tab, or ''. */
 export function adminKey() {
@@ -13,13 +16,13 @@ export function setAdminKey(key) {
   else sessionStorage.removeItem(KEY_ITEM);
 }
 
-/** An answer: HTTP status and parsed JSON body (null when not JSON). */
+/** An answer: HTTP status and parsed JSON body (null when not JSON). `path` is the API path in this page's world. */
 export async function call(method, path, { body, auth = false } = {}) {
   const headers = {};
   const key = adminKey();
   if (auth && key) headers.authorization = `Bearer ${key}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(BASE + path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
   let json = null;
   try {
     json = await res.json();

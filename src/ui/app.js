@@ -1,8 +1,12 @@
 // Dashboard logic: loads competitions, the selected one's leaderboard, timeline and trades, shows the virtual clock and drives it through /api/sim/clock.
-import { adminKey, call, get, setAdminKey } from '/ui/api.js';
+import { BASE, adminKey, call, get, setAdminKey } from '/ui/api.js';
 import { PortfolioChart } from '/ui/chart.js';
 
 const $ = (sel) => document.querySelector(sel);
+
+// In one of the server's other worlds (/worlds/<id>/), the links stay in that world.
+for (const a of document.querySelectorAll('nav a[href^="/api/"]')) a.setAttribute('href', BASE + a.getAttribute('href'));
+if (BASE) $('h1 .sub').textContent = `dashboard · world ${BASE.slice('/worlds/'.length)}`;
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 2 });
 const pct = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2, signDisplay: 'exceptZero' });
 const qty = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 5 });
@@ -188,7 +192,7 @@ async function useKey(key) {
     say('Not an admin key: expected 16 lower-case hex digits, "_", 16 more (as compsim serve prints it). Key not set.');
     return;
   } else {
-    const res = await fetch('/api/admin/agents?limit=1', { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${BASE}/api/admin/agents?limit=1`, { headers: { authorization: `Bearer ${key}` } });
     if (res.status !== 200) {
       const body = await res.json().catch(() => null);
       say(`Admin key refused by the server: ${body?.error ?? `HTTP ${res.status}`}. Key not set.`);

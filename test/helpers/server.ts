@@ -54,9 +54,12 @@ export const ADMIN_KEY = '0123456789abcdef_fedcba9876543210';
  * Starts `createServer(world, serverOptions)` on an ephemeral port. Rows are frozen to catch mutation;
  * every answer is checked against its documented schema (see {@link responseViolations}).
  */
-export async function startTestServer(options: WorldOptions = {}, serverOptions: ServerOptions = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: WorldOptions = {}, serverOptions: ServerOptions | ((world: World) => Promise<ServerOptions>) = {},
+): Promise<TestServer> {
   const world = await createWorld({ freezeRows: true, ...options });
-  const server: Server = createServer(world, { onResponseViolation: (v) => responseViolations.push(v), ...serverOptions }).listen(0, '127.0.0.1');
+  const extra = typeof serverOptions === 'function' ? await serverOptions(world) : serverOptions;
+  const server: Server = createServer(world, { onResponseViolation: (v) => responseViolations.push(v), ...extra }).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const call = async (method: string, path: string, opts: CallOptions = {}): Promise<CallResult> => {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { setupServer } from 'msw/node';
 import { handlers } from '../../src/http/msw.js';
 import { createWorld, type World } from '../../src/world.js';
+import { WorldHost } from '../../src/world-host.js';
 import { ADMIN_KEY } from '../helpers/server.js';
 import { TOK } from '../helpers/trading.js';
 
@@ -102,5 +103,18 @@ describe('msw handlers (compsim/msw)', () => {
     } finally {
       real.close();
     }
+  });
+
+  it('answers /worlds/{id}/api/* in the worlds of a host, each isolated', async () => {
+    const host = await WorldHost.open(world, { serverKey: '5e55e55e55e55e55_5e55e55e55e55e55' });
+    server.resetHandlers(...handlers(world, { baseUrl: BASE, worlds: host }));
+    const created = await admin('/api/sim/worlds', { seed: 3, startTime: '2026-01-01T00:00:00Z' });
+    expect(created.status).to.equal(201);
+    expect(created.body).to.include({ id: 'w1', basePath: '/worlds/w1', url: '/worlds/w1' });
+    const clock = await (await fetch(`${BASE}/worlds/w1/api/sim/clock`, { headers: { authorization: `Bearer ${created.body.adminKey}` } })).json();
+    expect(clock).to.deep.equal({ success: true, now: '2026-01-01T00:00:00.000Z' });
+    expect((await (await fetch(`${BASE}/api/sim/clock`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } })).json() as { now: string }).now).to.equal('2025-01-01T00:00:00.000Z');
+    const missing = await fetch(`${BASE}/worlds/w9/api/health`);
+    expect([missing.status, await missing.json()]).to.deep.equal([404, { success: false, error: 'World not found: w9' }]);
   });
 });

@@ -140,14 +140,14 @@ describe('compsim run --workers, --shard, --junit', function () {
     expect(root.children[0]!.children[1]!.children.find((c) => c.name === 'failure')!.attrs.message).to.equal('at steps[0] (call): line 1\nline 2\t<x>');
   });
 
-  it('refuses bad --shard and --workers values, and --workers above 1 with --target (exit 2)', async () => {
+  it('refuses bad --shard and --workers values, and --workers above 1 with --target-world (exit 2)', async () => {
     const cases: [string[], string][] = [
       [['--shard', '0/3'], "--shard must be i/n with 1 <= i <= n (e.g. 1/4), got '0/3'"],
       [['--shard', '4/3'], "--shard must be i/n with 1 <= i <= n (e.g. 1/4), got '4/3'"],
       [['--shard', 'half'], "--shard must be i/n with 1 <= i <= n (e.g. 1/4), got 'half'"],
       [['--workers', '0'], "--workers must be an integer 1-256, got '0'"],
       [['--workers', 'many'], "--workers must be an integer 1-256, got 'many'"],
-      [['--workers', '2', '--target', 'http://127.0.0.1:1', '--admin-key', 'k'], "--workers above 1 needs the in-process target (every file resets the --target server's world)"],
+      [['--workers', '2', '--target', 'http://127.0.0.1:1', '--admin-key', 'k', '--target-world', 'default'], '--workers above 1 does not go with --target-world (every file resets that one world)'],
     ];
     for (const [args, message] of cases) {
       const r = await runHere(['scenarios/health', ...args]);

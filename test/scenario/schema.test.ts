@@ -48,6 +48,7 @@ describe('scenario schema', () => {
           save: { v: 'a.b[0]' }, actor: { name: 'dave', key: 'agent.apiKey', id: 'agent.id', userId: 'user.id' } },
         { advance: '1h30m' }, { advance: 5000 }, { advance: '${v}' }, { setTime: '2025-06-03T00:00:00Z' },
         { setPrice: { token: 'So1', price: 2 } }, { setPrice: [{ token: 'So1', specificChain: 'svm', price: '${v}' }] }, { setPrice: 'clear' },
+        { setBalance: { agentId: '${bot.id}', competitionId: '${cup}', balances: [{ token: 'So1', amount: 5 }, { token: '0xab', specificChain: 'base', amount: '${v}' }] } },
         { fault: { kind: 'priceMissing', token: 'So1' }, name: 'f' }, { fault: { kind: 'latency', path: '/api', ms: 5 } }, { fault: { remove: 'f' } },
         { snapshot: 's' }, { restore: 's' }, { note: 'hello' },
       ],
@@ -83,18 +84,19 @@ describe('scenario schema', () => {
 
   it('rejects a step without a verb, or with two', () => {
     expect(problems({ ...base, steps: [{ foo: 1 }] }))
-      .to.deep.equal([`${FILE}: steps[0]: not a step (found 'foo'; expected exactly one of call, advance, setTime, setPrice, fault, snapshot, restore, note)`]);
+      .to.deep.equal([`${FILE}: steps[0]: not a step (found 'foo'; expected exactly one of call, advance, setTime, setPrice, setBalance, fault, snapshot, restore, note)`]);
     expect(problems({ ...base, steps: [{ snapshot: 'a', restore: 'a' }] }))
       .to.deep.equal([`${FILE}: steps[0]: has 'snapshot' and 'restore'; a step does exactly one thing`]);
   });
 
   it('explains bad values: call line, duration, enum, missing keys, fault parameters, names', () => {
-    expect(problems({ ...base, steps: [{ call: 'FETCH /x' }, { advance: '5 minutes' }, { setPrice: { token: 'x' } }, { fault: { kind: 'latency', path: '/api' } }, { call: 'GET /x', as: 'not a name' }] })).to.deep.equal([
+    expect(problems({ ...base, steps: [{ call: 'FETCH /x' }, { advance: '5 minutes' }, { setPrice: { token: 'x' } }, { fault: { kind: 'latency', path: '/api' } }, { call: 'GET /x', as: 'not a name' }, { setBalance: { agentId: 'a', competitionId: 'c', balances: [{ token: 'So1', amount: -1 }] } }] })).to.deep.equal([
       `${FILE}: steps[0] (call).call: "FETCH /x" is not valid ("METHOD /path", e.g. "POST /api/trade/execute" (a query string may follow the path).)`,
       `${FILE}: steps[1] (advance).advance: "5 minutes" is not valid (A duration such as "500ms", "90s", "5m", "1h30m", "7d", "2w" (or "\${saved.value}").)`,
       `${FILE}: steps[2] (setPrice).setPrice: missing key 'price'`,
       `${FILE}: steps[3] (fault).fault: missing key 'ms'`,
       `${FILE}: steps[4] (call).as: "not a name" is not valid (A name: a letter or _ first, then letters, digits, _ or -.)`,
+      `${FILE}: steps[5] (setBalance).setBalance.balances[0].amount: must be >= 0`,
     ]);
     expect(problems({ ...base, world: { slippage: 'some' } })).to.deep.equal([`${FILE}: world.slippage: must be one of "upstream", "expected", "none"`]);
     expect(problems({ seed: 1.5, steps: [] })).to.deep.equal([

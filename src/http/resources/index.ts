@@ -19,6 +19,7 @@ import { LEGACY_TEAM_ROUTES } from './legacy/teams.routes.js';
 import { PARTICIPATION_ROUTES } from './competitions/participation.routes.js';
 import { PRICE_ROUTES } from './trading/price.routes.js';
 import { SIM_ROUTES } from './sim/sim.routes.js';
+import { SIM_CHEAT_ROUTES, SIM_WORLD_ROUTES } from './sim/worlds.routes.js';
 import { TRADE_ROUTES } from './trading/trade.routes.js';
 import { AUTH_ROUTES } from './agents/auth.routes.js';
 import { INFERENCE_ROUTES } from './inference/inference.routes.js';
@@ -54,4 +55,6 @@ export const ROUTES: readonly RouteDef[] = [
   ...SPOT_LIVE_ROUTES,
   // Simulation control; createServer leaves these out when the sim API is off.
   ...SIM_ROUTES,
+  ...SIM_CHEAT_ROUTES,
+  ...SIM_WORLD_ROUTES,
 ];

@@ -1,7 +1,7 @@
 // Step vocabulary -> requests: `call` as written, the other verbs as calls of the sim control API (/api/sim/*).
 import { memoByText, setOwn, StepInputError } from './interpolate.js';
 import type { TargetRequest } from './targets.js';
-import type { CallStep, FaultDef, Json, PriceOverride, Step } from './types.js';
+import type { BalanceSetting, CallStep, FaultDef, Json, PriceOverride, Step } from './types.js';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
@@ -77,6 +77,10 @@ function priceEntry(p: PriceOverride): Json {
   return { token: p.token, ...(p.specificChain !== undefined ? { specificChain: p.specificChain } : {}), price: toNumber(p.price, 'setPrice.price') };
 }
 
+function balanceEntry(b: BalanceSetting): Json {
+  return { token: b.token, ...(b.specificChain !== undefined ? { specificChain: b.specificChain } : {}), amount: toNumber(b.amount, 'setBalance.amount') };
+}
+
 /** `toISOString`'s own form for years 0-9999, fields captured: year, month, day, hour. */
 const CANONICAL_ISO = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -121,6 +125,10 @@ export function simRequest(step: Exclude<Step, CallStep>, index: number, ids: Id
     if (step.setPrice === 'clear') return { request: { method: 'DELETE', path: '/api/sim/prices', query: {} } };
     const list = Array.isArray(step.setPrice) ? step.setPrice : [step.setPrice];
     return { request: post('/api/sim/prices', { prices: list.map(priceEntry) }) };
+  }
+  if ('setBalance' in step) {
+    const { agentId, competitionId, balances } = step.setBalance;
+    return { request: post('/api/sim/balances', { agentId, competitionId, balances: balances.map(balanceEntry) }) };
   }
   if ('fault' in step) {
     if ('remove' in step.fault) {

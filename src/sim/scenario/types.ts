@@ -42,6 +42,9 @@ export interface CallStep {
 /** One price override of `setPrice`. */
 export interface PriceOverride { token: string; specificChain?: string; price: number | string }
 
+/** One balance of `setBalance`: what the agent holds afterwards. */
+export interface BalanceSetting { token: string; specificChain?: string; amount: number | string }
+
 /** A fault definition (`kind` plus the kind's parameters). */
 export interface FaultDef { kind: string; [param: string]: Json }
 
@@ -51,13 +54,14 @@ export type Step =
   | { advance: number | string }
   | { setTime: string }
   | { setPrice: PriceOverride | PriceOverride[] | 'clear' }
+  | { setBalance: { agentId: string; competitionId: string; balances: BalanceSetting[] } }
   | { fault: FaultDef | { remove: string }; name?: string }
   | { snapshot: string }
   | { restore: string }
   | { note: string };
 
 /** The verbs of the closed step vocabulary, in schema order. */
-export const VERBS = ['call', 'advance', 'setTime', 'setPrice', 'fault', 'snapshot', 'restore', 'note'] as const;
+export const VERBS = ['call', 'advance', 'setTime', 'setPrice', 'setBalance', 'fault', 'snapshot', 'restore', 'note'] as const;
 
 /** One verb. */
 export type Verb = (typeof VERBS)[number];

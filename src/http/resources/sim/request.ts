@@ -1,8 +1,8 @@
-// Schemas of the simulation control API (/api/sim/*): reset, clock, prices, tapes, faults, journal query.
+// Schemas of the simulation control API (/api/sim/*): reset, clock, prices, tapes, faults, journal query, worlds, cheat codes.
 import { API_VERSIONS } from '../../../domain/versions.js';
 import { CONSTRAINT_METRICS, FAULT_KINDS } from '../../../ports/faults.js';
 import type { JSONSchema } from '../../route.js';
-import { bool, isoTime, nonEmpty, obj, specificChain, str } from '../shared/request.js';
+import { bool, isoTime, nonEmpty, obj, specificChain, str, uuidParams } from '../shared/request.js';
 
 /** Longest single move of the virtual clock (10 years): a bound on the scheduler work one call may ask for. */
 export const MAX_CLOCK_JUMP_MS = 10 * 365.25 * 24 * 3_600_000;
@@ -90,3 +90,31 @@ export const requestsQuery = obj({
   /** A journal seq (digits) or an ISO time; parsed by the handler. */
   since: nonEmpty, limit: { type: 'integer', minimum: 1, maximum: 10_000 },
 });
+
+/** Longest idle TTL a world may be given (30 days). */
+export const MAX_IDLE_TTL_SECONDS = 30 * 24 * 3600;
+
+/** `POST /api/sim/worlds`: everything optional; `options` is the list `POST /api/sim/reset` takes. */
+export const createWorldBody = obj({
+  seed: { type: ['number', 'string'] },
+  startTime: { type: ['number', 'string'] },
+  options: (resetBody.properties as Record<string, JSONSchema>).options!,
+  fixture: { type: 'object' },
+  idleTtlSeconds: { type: 'integer', minimum: 1, maximum: MAX_IDLE_TTL_SECONDS },
+});
+
+/** `{id}` of a world. */
+export const worldParams = obj({ id: { type: 'string', minLength: 1 } }, ['id']);
+
+/** `POST /api/sim/balances`: amounts are what the agent holds afterwards (never negative). */
+export const setBalancesBody = obj({
+  agentId: { type: 'string', minLength: 1 },
+  competitionId: { type: 'string', minLength: 1 },
+  balances: {
+    type: 'array', minItems: 1, maxItems: 1000,
+    items: obj({ token: { type: 'string', minLength: 1 }, specificChain, amount: { type: 'number', minimum: 0 } }, ['token', 'amount']),
+  },
+}, ['agentId', 'competitionId', 'balances']);
+
+/** `{competitionId}` of the lifecycle cheat codes. */
+export const competitionParams = uuidParams('competitionId');

@@ -1,5 +1,5 @@
-// Response schemas of the simulation control API (/api/sim/*): reset, clock, prices, tapes, snapshots, dump/load, faults, journal.
-import { SpecificChain } from '../shared/entities.js';
+// Response schemas of the simulation control API (/api/sim/*): reset, clock, prices, tapes, snapshots, dump/load, faults, journal, worlds, cheat codes.
+import { Competition, SpecificChain, StartedCompetition } from '../shared/entities.js';
 import { arrayOf, component, dateTime, errors, integer, nullable, number, ok, okOnly, oneOfStrings, shape, string, type Responses } from '../shared/response.js';
 
 const SimJob = component('SimJob', shape({ kind: string, competitionId: string, at: dateTime }));
@@ -51,3 +51,26 @@ export const faultCreateResponses = sim({ 200: ok({ id: string, fault: Fault }) 
 export const faultListResponses = sim({ 200: ok({ faults: arrayOf(Fault) }) });
 export const faultDeleteResponses = sim({ 200: okOnly }, 400);
 export const requestsResponses = sim({ 200: ok({ requests: arrayOf(JournalEntry) }) }, 400);
+
+const WorldInfo = component('WorldInfo', shape({
+  id: string, basePath: string, url: string, seed: { type: ['number', 'string'] }, now: dateTime, idleTtlSeconds: nullable(integer),
+}));
+
+const SimBalance = component('SimBalance', shape({ tokenAddress: string, amount: number, symbol: string, specificChain: SpecificChain }));
+
+/** Jobs run per kind by the due-jobs pass after a lifecycle cheat code. */
+const ran = { type: 'object', additionalProperties: integer };
+
+export const worldCreateResponses: Responses = {
+  201: ok({ id: string, adminKey: string, basePath: string, url: string, seed: { type: ['number', 'string'] }, now: dateTime, idleTtlSeconds: nullable(integer) }),
+  ...errors(401, 404, 429),
+};
+export const worldListResponses: Responses = { 200: ok({ worlds: arrayOf(WorldInfo) }), ...errors(401, 404) };
+export const worldDeleteResponses: Responses = { 200: okOnly, ...errors(400, 401, 404) };
+export const setBalancesResponses: Responses = {
+  200: ok({ agentId: string, competitionId: string, balances: arrayOf(SimBalance) }), ...errors(400, 404),
+};
+export const simStartResponses: Responses = { 200: ok({ competition: StartedCompetition, ran }), ...errors(400, 404) };
+export const simEndResponses: Responses = {
+  200: ok({ competition: Competition, leaderboard: arrayOf(shape({ agentId: string, value: number, pnl: number })), ran }), ...errors(400, 404),
+};

@@ -1,0 +1,57 @@
+// WorldsControl: what /api/sim/worlds and the world base paths (/worlds/{id}/...) may ask of the server holding many worlds (src/world-host.ts implements it).
+import type { HttpWorld } from './route.js';
+
+/** `POST /api/sim/worlds`: how to build the new world. */
+export interface CreateWorldInput {
+  seed?: number | string;
+  /** Virtual start time (epoch ms or ISO). */
+  startTime?: number | string;
+  /** World options a reset may replace (the same list as `POST /api/sim/reset`). */
+  options?: Record<string, unknown>;
+  /** A world fixture (the format of `compsim serve --world`). */
+  fixture?: Record<string, unknown>;
+  /** Drop the world once no request has reached it for this many seconds of wall time. */
+  idleTtlSeconds?: number;
+}
+
+/** A world the server holds. */
+export interface WorldInfo {
+  id: string;
+  /** `/worlds/{id}` (empty for the default world). */
+  basePath: string;
+  seed: number | string;
+  /** The world's virtual time (epoch ms). */
+  now: number;
+  idleTtlSeconds: number | null;
+}
+
+/** Worlds of one server. Rule violations throw `DomainError` (SIM_WORLD_* codes). */
+export interface WorldsControl {
+  /**
+   * Checks a management request's key: the server key, an active admin key of the default world
+   * or, for `world`, that world's own admin key. Throws the 401 otherwise.
+   */
+  authorize(authorization: string | undefined, world?: string): Promise<void>;
+  /** Builds a world; the limit answers 429. Resolves once it is durable (with --state). */
+  create(input: CreateWorldInput): Promise<WorldInfo & { adminKey: string }>;
+  /** The default world first, then the others in creation order. */
+  list(): WorldInfo[];
+  /** Drops a world and its state; unknown id is a 404, the default world a 400. */
+  remove(id: string): Promise<void>;
+  /** The world a base path names (and marks it used now), or undefined. Each world handed out is `release`d once its request is answered. */
+  world(id: string): HttpWorld | undefined;
+  /** A request `world(id)` handed a world to is answered (a deleted world's state is closed only after its last request). */
+  release(id: string): void;
+}
+
+/** World ids: lower-case letters, digits and dashes (they are path segments and directory names). */
+export const WORLD_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+/** Splits `/worlds/{id}/rest` into the id and `/rest` (`/` when nothing follows); null for other paths. */
+export function splitWorldPath(path: string): { id: string; rest: string } | null {
+  if (!path.startsWith('/worlds/')) return null;
+  const slash = path.indexOf('/', 8);
+  const id = slash < 0 ? path.slice(8) : path.slice(8, slash);
+  if (id === '') return null;
+  return { id, rest: slash < 0 ? '/' : path.slice(slash) };
+}
