@@ -39,8 +39,17 @@ function withoutExamples(value: unknown, parentKey = ''): unknown {
 /** Messages openapi-typescript (through its bundler) printed while generating: a clean document gives none. */
 export interface GeneratedTypes { source: string; warnings: string[] }
 
+/** Generations run one at a time: each borrows the console while it runs. */
+let queue: Promise<unknown> = Promise.resolve();
+
 /** The generated module's text from `doc`, with every warning the generator printed. */
-export async function generateClientTypes(doc: OpenApiDocument = clientDocument()): Promise<GeneratedTypes> {
+export function generateClientTypes(doc: OpenApiDocument = clientDocument()): Promise<GeneratedTypes> {
+  const run = queue.then(() => generate(doc));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+async function generate(doc: OpenApiDocument): Promise<GeneratedTypes> {
   const warnings: string[] = [];
   // openapi-typescript reports problems of the document on the console; collect them instead.
   const saved = { warn: console.warn, error: console.error, log: console.log };
@@ -63,8 +72,10 @@ export async function generateClientTypes(doc: OpenApiDocument = clientDocument(
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { source, warnings } = await generateClientTypes();
-  for (const w of warnings) process.stderr.write(`${w}\n`);
-  writeFileSync(GENERATED_FILE, source);
-  process.stdout.write(`wrote ${GENERATED_FILE}\n`);
+  // No top-level await: tests load this module through a CommonJS transform.
+  void generateClientTypes().then(({ source, warnings }) => {
+    for (const w of warnings) process.stderr.write(`${w}\n`);
+    writeFileSync(GENERATED_FILE, source);
+    process.stdout.write(`wrote ${GENERATED_FILE}\n`);
+  });
 }
