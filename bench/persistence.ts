@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { dispatch, findRoute, routeTable } from '../src/http/dispatch.js';
-import { ROUTES } from '../src/http/routes/index.js';
+import { ROUTES } from '../src/http/resources/index.js';
 import { StatePersistence } from '../src/persistence.js';
 import { createWorld, type World } from '../src/world.js';
 

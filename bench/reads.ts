@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { endCompetition, startCompetition } from '../src/domain/competitions/lifecycle.js';
 import { dispatch, findRoute, routeTable } from '../src/http/dispatch.js';
-import { ROUTES } from '../src/http/routes/index.js';
+import { ROUTES } from '../src/http/resources/index.js';
 import { createServer } from '../src/server.js';
 import { buildArena, runTrades, type Arena } from './lib/arena.js';
 import { benchMain } from './lib/proc.js';

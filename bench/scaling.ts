@@ -1,7 +1,7 @@
 // The scaling rows: cost per trade, per snapshotted agent and per listed participant at 10, 100 and 1000 agents (flat = linear growth).
 import { performance } from 'node:perf_hooks';
 import { dispatch, findRoute, routeTable } from '../src/http/dispatch.js';
-import { ROUTES } from '../src/http/routes/index.js';
+import { ROUTES } from '../src/http/resources/index.js';
 import { buildArena, runTrades } from './lib/arena.js';
 import { benchMain } from './lib/proc.js';
 import { median, num, type BenchRow } from './lib/report.js';

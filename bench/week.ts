@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { inProcessTarget } from '../src/cli/in-process-target.js';
 import { parseReplayArgs, runReplay } from '../src/cli/replay.js';
 import { dispatch, findRoute, routeTable } from '../src/http/dispatch.js';
-import { ROUTES } from '../src/http/routes/index.js';
+import { ROUTES } from '../src/http/resources/index.js';
 import { runScenario } from '../src/sim/scenario/runner.js';
 import { parseTapes } from '../src/sim/scenario/replay.js';
 import { parseScenario } from '../src/sim/scenario/schema.js';

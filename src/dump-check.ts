@@ -2,7 +2,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { MAX_TIME, MIN_TIME, ROW_SCHEMAS, COMPOSED_IDS, SEQUENCED_TABLES, type RowSchema } from './domain/data/row-schemas.js';
 import type { Tables } from './domain/tables.js';
-import { MAX_LATENCY_MS } from './http/schemas/sim.js';
+import { MAX_LATENCY_MS } from './http/resources/sim/request.js';
 import { CONSTRAINT_METRICS, FAULT_KINDS, type FaultKind } from './ports/faults.js';
 import type { Secrets } from './ports/crypto.js';
 import { SPECIFIC_CHAINS } from './ports/prices.js';

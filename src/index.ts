@@ -3,9 +3,9 @@ export { createWorld, packageVersion, RESETTABLE_OPTIONS, type World, type Reset
 export { createServer, type ServerOptions } from './server.js';
 export { resolveConfig, type WorldOptions } from './config.js';
 export { dispatch, findRoute, routeTable, serveRequest, type IncomingRequest, type PlainRequest, type PlainResponse, type RouteMatch, type RouteTable } from './http/dispatch.js';
-export { ROUTES } from './http/routes/index.js';
+export { ROUTES } from './http/resources/index.js';
 export type { RouteDef, HandlerRequest, HandlerResult, Principal } from './http/route.js';
-export type { SimControl } from './http/sim-control.js';
+export type { SimControl } from './http/world-port.js';
 export type { Fault, FaultSpec } from './ports/faults.js';
 export type { WorldFixture } from './fixture.js';
 export type { FeedDef } from './adapters/prices/feeds.js';

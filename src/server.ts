@@ -12,7 +12,7 @@ import { routeTable, serveRequest, type RouteMatch } from './http/dispatch.js';
 import { HttpError } from './http/envelope.js';
 import { createResponseChecker, type ResponseViolation } from './http/response-check.js';
 import type { HttpWorld, RouteDef } from './http/route.js';
-import { ROUTES } from './http/routes/index.js';
+import { ROUTES } from './http/resources/index.js';
 import type { Logger } from 'pino';
 import { webPages } from './web.js';
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Middleware } from 'koa';
 import { buildOpenApi, type OpenApiDocument } from './http/openapi.js';
 import type { RouteDef } from './http/route.js';
-import { ROUTES } from './http/routes/index.js';
+import { ROUTES } from './http/resources/index.js';
 
 /** Options of {@link webPages}. */
 export interface WebOptions {

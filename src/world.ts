@@ -17,7 +17,7 @@ import { createConfiguredAdmin, loadFixture, type LoadedFixture } from './fixtur
 import { FaultTable } from './adapters/faults/fault-table.js';
 import { RequestJournal } from './http/journal.js';
 import { RateLimiter } from './http/rate-limit.js';
-import type { SimControl } from './http/sim-control.js';
+import type { SimControl } from './http/world-port.js';
 import type { Store, StoreDump, StoreSnapshot } from './ports/store.js';
 import type { WorldPersistence } from './persistence.js';
 import { runUntil, type Job } from './sim/scheduler.js';

@@ -178,6 +178,25 @@ describe('architecture', () => {
     expect(violations, violations.join('\n')).to.deep.equal([]);
   });
 
+  it('keeps each HTTP subject in one folder: its routes, request.ts, response.ts and serialize.ts', () => {
+    const RES = 'src/http/resources/';
+    const inResources = ALL.filter((f) => f.path.startsWith(RES)).map((f) => f.path.slice(RES.length));
+    const misplaced = inResources.filter((p) => {
+      const [folder, name, deeper] = p.split('/');
+      if (name === undefined) return p !== 'index.ts';
+      if (deeper !== undefined) return true;
+      if (folder === 'shared') return false;
+      return !/^[a-z-]+\.routes\.ts$/.test(name) && !['request.ts', 'response.ts', 'serialize.ts'].includes(name)
+        && !(folder === 'legacy' && name === 'shared.ts');
+    });
+    expect(misplaced, 'files that break the naming rule').to.deep.equal([]);
+    // Every routes file is mounted by the route table, and nothing outside resources/ declares routes.
+    const table = ALL.find((f) => f.path === `${RES}index.ts`)!.text;
+    const unmounted = inResources.filter((p) => p.endsWith('.routes.ts') && !table.includes(`'./${p.replace(/\.ts$/, '.js')}'`));
+    expect(unmounted, 'routes files the table does not import').to.deep.equal([]);
+    expect(ALL.filter((f) => f.path.endsWith('.routes.ts') && !f.path.startsWith(RES)).map((f) => f.path)).to.deep.equal([]);
+  });
+
   it('gives every source file a header comment line', () => {
     const missing = ALL.filter((f) => !/^(#!.*\n)?\/\/ \S/.test(f.text)).map((f) => f.path);
     expect(missing).to.deep.equal([]);

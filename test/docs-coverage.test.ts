@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { API_PAGE, coverageStatus, END, renderCoverageTable, START, withCoverageTable } from '../scripts/coverage-table.js';
-import { ROUTES } from '../src/http/routes/index.js';
+import { ROUTES } from '../src/http/resources/index.js';
 
 describe('docs/api.md endpoint coverage table', () => {
   const page = readFileSync(API_PAGE, 'utf8');

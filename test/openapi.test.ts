@@ -10,7 +10,7 @@ import { openapiMain } from '../src/cli/openapi.js';
 import { formatFailure } from '../src/cli/run-output.js';
 import { createResponseChecker, type ResponseViolation } from '../src/http/response-check.js';
 import { findRoute, routeTable } from '../src/http/dispatch.js';
-import { ROUTES } from '../src/http/routes/index.js';
+import { ROUTES } from '../src/http/resources/index.js';
 import { findScenarioFiles } from '../src/sim/scenario/files.js';
 import { runScenario } from '../src/sim/scenario/runner.js';
 import { loadScenario } from '../src/sim/scenario/schema.js';

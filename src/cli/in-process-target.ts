@@ -2,7 +2,7 @@
 import type { WorldOptions } from '../config.js';
 import { findRoute, routeTable, serveRequest, type RouteTable } from '../http/dispatch.js';
 import { LOAD_PATH, readBodyText } from '../http/body-text.js';
-import { ROUTES } from '../http/routes/index.js';
+import { ROUTES } from '../http/resources/index.js';
 import type { Target } from '../sim/scenario/targets.js';
 import type { Json } from '../sim/scenario/types.js';
 import { createWorld, type World } from '../world.js';

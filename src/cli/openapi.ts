@@ -1,6 +1,6 @@
 // `compsim openapi`: prints the OpenAPI 3.1 document built from the route table (the one served at /api/openapi.json).
 import { buildOpenApi } from '../http/openapi.js';
-import { ROUTES } from '../http/routes/index.js';
+import { ROUTES } from '../http/resources/index.js';
 import { packageVersion } from '../world.js';
 import { bool, failure, parseFlags, str } from './args.js';
 

@@ -3,7 +3,7 @@ import { http, HttpResponse, type HttpHandler } from 'msw';
 import { findRoute, routeTable, serveRequest, type RouteTable } from './dispatch.js';
 import { LOAD_PATH, readBodyText } from './body-text.js';
 import type { HttpWorld, RouteDef } from './route.js';
-import { ROUTES } from './routes/index.js';
+import { ROUTES } from './resources/index.js';
 
 /** Options of {@link handlers}. */
 export interface MswOptions {

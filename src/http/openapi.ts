@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, built from the route table: operations, parameters, bodies, every documented response (with examples), tags and security schemes.
 import type { JSONSchema, RouteDef } from './route.js';
-import { ROUTES } from './routes/index.js';
-import { COMPONENTS, documentedResponses, STATUS_DESCRIPTIONS } from './schemas/responses/index.js';
+import { ROUTES } from './resources/index.js';
+import { COMPONENTS, documentedResponses, STATUS_DESCRIPTIONS } from './responses.js';
 
 /** Options of {@link buildOpenApi}. */
 export interface OpenApiOptions {

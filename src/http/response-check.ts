@@ -2,8 +2,8 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { JSONSchema, RouteDef } from './route.js';
-import { ROUTES } from './routes/index.js';
-import { COMPONENTS, documentedResponses, ErrorResponse } from './schemas/responses/index.js';
+import { ROUTES } from './resources/index.js';
+import { COMPONENTS, documentedResponses, ErrorResponse } from './responses.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020;

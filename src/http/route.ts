@@ -1,7 +1,7 @@
 // RouteDef and handler types: every endpoint is one data value read by Koa mounting, dispatch and (later) OpenAPI/msw.
 import type { Deps } from '../domain/deps.js';
 import type { Principal } from '../domain/model.js';
-import type { SimControl } from './sim-control.js';
+import type { SimControl } from './world-port.js';
 
 export type { Principal, SimControl };
 

@@ -31,7 +31,7 @@ export const responseViolations: ResponseViolation[] = [];
 function violationsError(): Error | null {
   if (responseViolations.length === 0) return null;
   const list = responseViolations.splice(0);
-  return new Error(`${list.length} response(s) did not match the documented schema (src/http/schemas/responses):\n  ${list.map((v) => v.message).join('\n  ')}`);
+  return new Error(`${list.length} response(s) did not match the documented schema (src/http/resources/*/response.ts):\n  ${list.map((v) => v.message).join('\n  ')}`);
 }
 
 // Registered once, at the root suite, by the first test file that imports this helper. `error()` on

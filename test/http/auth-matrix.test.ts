@@ -1,7 +1,7 @@
 // Auth matrix: every protected route × {no key, malformed, unknown, old key after reset, deactivated, other agent's key, admin key}; no agent reads or changes another's private data.
 import { expect } from 'chai';
 import type { RouteDef } from '../../src/http/route.js';
-import { ROUTES } from '../../src/http/routes/index.js';
+import { ROUTES } from '../../src/http/resources/index.js';
 import type { StoreSnapshot } from '../../src/ports/store.js';
 import { Driver } from '../property/driver.js';
 import { buildFuzzWorld, type Pools } from '../property/hostile.js';

@@ -1,7 +1,7 @@
 // Health endpoints and the transport-level error envelope (malformed JSON, 413, unknown routes, CORS).
 import { expect } from 'chai';
 import { findRoute, routeTable } from '../../src/http/dispatch.js';
-import { ROUTES } from '../../src/http/routes/index.js';
+import { ROUTES } from '../../src/http/resources/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { expectError } from '../helpers/actors.js';
 

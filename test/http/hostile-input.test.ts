@@ -1,7 +1,7 @@
 // Hostile-input sweep: every registered route gets odd ids, bodies, queries and headers; nothing may answer 5xx.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { ROUTES } from '../../src/http/routes/index.js';
+import { ROUTES } from '../../src/http/resources/index.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 import { startArena, TOK } from '../helpers/trading.js';
 

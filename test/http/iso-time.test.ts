@@ -1,7 +1,7 @@
 // The ISO formatter of the HTTP edge writes exactly what Date#toISOString writes, whatever instants it sees in whatever order.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { iso } from '../../src/http/serialize/time.js';
+import { iso } from '../../src/http/resources/shared/time.js';
 
 /** What iso must give: toISOString's text, or its RangeError. */
 function reference(ms: number): string {

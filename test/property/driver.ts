@@ -2,7 +2,7 @@
 import { IN_PROCESS_ADMIN_KEY } from '../../src/cli/in-process-target.js';
 import { snapshotDump } from '../../src/adapters/memory/memory-store.js';
 import { findRoute, serveRequest, routeTable as mountRoutes, type PlainRequest, type PlainResponse, type RouteTable } from '../../src/http/dispatch.js';
-import { ROUTES } from '../../src/http/routes/index.js';
+import { ROUTES } from '../../src/http/resources/index.js';
 import type { StoreDump, StoreSnapshot } from '../../src/ports/store.js';
 import { parseBody, type TargetRequest, type TargetResponse } from '../../src/sim/scenario/targets.js';
 import type { Json, ScenarioWorld } from '../../src/sim/scenario/types.js';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { PlainRequest } from '../../src/http/dispatch.js';
 import { createResponseChecker, type ResponseChecker } from '../../src/http/response-check.js';
 import type { RouteDef } from '../../src/http/route.js';
-import { ROUTES } from '../../src/http/routes/index.js';
+import { ROUTES } from '../../src/http/resources/index.js';
 import type { StoreSnapshot } from '../../src/ports/store.js';
 import type { TargetRequest, TargetResponse } from '../../src/sim/scenario/targets.js';
 import type { World } from '../../src/world.js';

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { connect } from 'node:net';
 import fc from 'fast-check';
-import { ROUTES } from '../../src/http/routes/index.js';
+import { ROUTES } from '../../src/http/resources/index.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 import { budget, figures, reportFigures, SEEDS, timed } from './budget.js';
 import { Driver } from './driver.js';

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import type { PlainRequest } from '../../src/http/dispatch.js';
 import type { RouteDef } from '../../src/http/route.js';
-import { ROUTES } from '../../src/http/routes/index.js';
+import { ROUTES } from '../../src/http/resources/index.js';
 import type { TargetRequest, TargetResponse } from '../../src/sim/scenario/targets.js';
 import type { Json } from '../../src/sim/scenario/types.js';
 import { TOKENS } from './model.js';

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { PlainRequest } from '../../src/http/dispatch.js';
-import { ROUTES } from '../../src/http/routes/index.js';
+import { ROUTES } from '../../src/http/resources/index.js';
 import type { StoreSnapshot } from '../../src/ports/store.js';
 import { budget } from '../property/budget.js';
 import { Driver } from '../property/driver.js';

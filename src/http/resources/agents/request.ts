@@ -1,0 +1,84 @@
+// Request schemas of agents: admin setup, users and agents, own profile, public agent reads, wallet verification, the global leaderboard.
+import type { JSONSchema, RouteDef } from '../../route.js';
+import { bool, limit, nonEmpty, obj, offset, str, uuid, uuidParams, wallet } from '../shared/request.js';
+
+const handle = { type: 'string', pattern: '^[a-z0-9_]{3,15}$' };
+
+export const setupBody = obj({
+  username: nonEmpty, password: { type: 'string', minLength: 8 }, email: { type: 'string', format: 'email' },
+}, ['username', 'password', 'email']);
+
+export const registerUserBody = obj({
+  walletAddress: wallet, name: str, email: { type: 'string', format: 'email' }, userImageUrl: str, userMetadata: {},
+  privyId: str, embeddedWalletAddress: wallet, agentName: { type: 'string', minLength: 1, maxLength: 100 },
+  agentHandle: handle, agentDescription: str, agentImageUrl: str, agentMetadata: {}, agentWalletAddress: str,
+  agentEmail: { type: 'string', format: 'email' },
+}, ['walletAddress']);
+
+export const createAgentBody = obj({
+  user: obj({ id: uuid, walletAddress: wallet }),
+  agent: obj({
+    name: { type: 'string', minLength: 1, maxLength: 100 }, handle, email: { type: 'string', format: 'email' },
+    walletAddress: str, description: str, imageUrl: str, metadata: {},
+  }, ['name']),
+}, ['user', 'agent']);
+
+export const updateAgentBody = obj({
+  name: { type: 'string', minLength: 1, maxLength: 100 }, handle, description: str, imageUrl: str,
+  email: { type: 'string', format: 'email' }, metadata: {}, isRewardsIneligible: bool, rewardsIneligibilityReason: str,
+});
+
+const sort: JSONSchema = { type: 'string', default: '', description: 'Comma list of up to 3 fields, `-` for descending' };
+
+/**
+ * `PUT /api/agent/profile`: documented here, checked in the domain (upstream's strict schema and
+ * its messages: unknown keys, description format and length, URL format).
+ */
+export const profileBody = obj({
+  description: { description: 'New description (string, trimmed, at least 1 character)' },
+  imageUrl: { description: 'New image URL (any URL the WHATWG parser accepts)' },
+});
+
+/** `GET /api/agents`. */
+export const agentsQuery = obj({ filter: { type: 'string', maxLength: 100 }, sort, limit: limit(10), offset });
+
+/** `{agentId}` of the public agent routes. */
+export const agentParams = uuidParams('agentId');
+
+/** `GET /api/agents/{agentId}/competitions`: `claimed` arrives as the string `true`/`false`. */
+export const agentCompetitionsQuery = obj({
+  status: { type: 'string', enum: ['pending', 'active', 'ending', 'ended'] }, claimed: bool, sort, limit: limit(10), offset,
+});
+
+/** `GET /api/leaderboard`. */
+export const globalLeaderboardQuery = obj({
+  type: { type: 'string', enum: ['trading', 'perpetual_futures', 'spot_live_trading', 'sports_prediction'], default: 'trading' },
+  arenaId: str, limit: limit(50), offset,
+});
+
+/** Agent detail: upstream's `Invalid Agent ID` for a malformed id. */
+export const invalidAgentId: NonNullable<RouteDef['invalid']> = (where, reason) =>
+  (reason === 'invalid UUID' ? 'Invalid Agent ID' : `Invalid request: ${where} (${reason})`);
+
+/**
+ * Agent competitions: upstream's three 400 families, each naming the parameter: `Invalid UUID`,
+ * `Invalid filter page params: <status|claimed> (...)`, `Invalid pagination parameters: <param> (...)`.
+ */
+export const invalidAgentCompetitions: NonNullable<RouteDef['invalid']> = (where, reason) => {
+  if (reason === 'invalid UUID') return 'Invalid UUID';
+  if (where === 'status' || where === 'claimed') return `Invalid filter page params: ${where} (${reason})`;
+  return `Invalid pagination parameters: ${where} (${reason})`;
+};
+
+
+/**
+ * `POST /api/auth/verify`: documentation only (no constraint): whatever is sent, the domain checks it
+ * and answers upstream's messages (`Message and signature are required`, ...).
+ */
+export const verifyBody: JSONSchema = {
+  description: 'The signed wallet-verification message and its EIP-191 signature',
+  properties: {
+    message: { description: 'The five-line message (domain, purpose, timestamp, nonce) as signed' },
+    signature: { description: '65 bytes of hex, with or without 0x' },
+  },
+};

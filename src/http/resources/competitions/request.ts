@@ -1,0 +1,86 @@
+// Request schemas of competitions: public reads, join/leave and votes, admin create/start/end/update/snapshots, reward claims.
+import type { JSONSchema, RouteDef } from '../../route.js';
+import { bool, isoTime, limit, nonEmpty, obj, offset, specificChain, str, strList, uuid, uuidParams } from '../shared/request.js';
+
+const sort: JSONSchema = { type: 'string', default: '', description: 'Comma list of up to 3 fields, `-` for descending' };
+
+/** `{competitionId}` of `POST /api/admin/competitions/{competitionId}/rewards/claim` (compsim only). */
+export const rewardClaimParams = uuidParams('competitionId');
+/** Body of the reward claim: the agent, and the flag to set (default true). */
+export const rewardClaimBody = obj({ agentId: uuid, claimed: { type: 'boolean', default: true } }, ['agentId']);
+
+
+/** `{competitionId}` path of the competition reads. */
+export const competitionParams = uuidParams('competitionId');
+/** `{competitionId}/agents/{agentId}` path of the agent trade list. */
+export const competitionAgentParams = uuidParams('competitionId', 'agentId');
+
+/** `GET /api/competitions`: the spec's defaults (status `active`, sort `createdDate`). */
+export const listCompetitionsQuery = obj({
+  status: { type: 'string', enum: ['pending', 'active', 'ending', 'ended'], default: 'active' },
+  sort: { type: 'string', default: 'createdDate' }, limit: limit(10), offset,
+});
+
+/** `GET /api/competitions/{competitionId}/agents`. */
+export const participantsQuery = obj({
+  filter: str, sort: { type: 'string', default: 'rank' }, limit: limit(50), offset,
+  includeInactive: { type: 'boolean', default: false },
+});
+
+/** An empty `competitionId` means "none given", as upstream's `req.query.competitionId || active`. */
+export const leaderboardQuery = obj({ competitionId: { type: 'string', anyOf: [{ format: 'uuid' }, { maxLength: 0 }] } });
+/** `GET /api/competitions/{competitionId}/timeline`: bucket width in minutes. */
+export const timelineQuery = obj({ bucket: { type: 'integer', minimum: 1, maximum: 1440, default: 30 } });
+/** Both trade lists: the spec's default limit 50 (upstream's code uses 10). */
+export const tradesQuery = obj({ limit: limit(50), offset });
+
+/** A malformed id anywhere is upstream's bare `Invalid UUID`; anything else names the parameter. */
+export const invalidRequest: NonNullable<RouteDef['invalid']> = (where, reason) =>
+  (reason === 'invalid UUID' ? 'Invalid UUID' : `Invalid request: ${where} (${reason})`);
+
+/** The participants list keeps upstream's `Invalid request format` and adds the parameter. */
+export const invalidFormat: NonNullable<RouteDef['invalid']> = (where, reason) =>
+  (reason === 'invalid UUID' ? 'Invalid UUID' : `Invalid request format: ${where} (${reason})`);
+
+const nonNeg = { type: 'number', minimum: 0 };
+
+const tradingConstraints = obj({
+  minimumPairAgeHours: nonNeg, minimum24hVolumeUsd: nonNeg, minimumLiquidityUsd: nonNeg, minimumFdvUsd: nonNeg,
+  minTradesPerDay: { type: ['integer', 'null'], minimum: 0 },
+});
+
+const initialBalances = {
+  type: 'array', minItems: 1,
+  items: obj({ specificChain, tokenSymbol: { type: 'string', minLength: 1, maxLength: 20 }, amount: { type: 'number', exclusiveMinimum: 0 } },
+    ['specificChain', 'tokenSymbol', 'amount']),
+};
+
+/** Fields shared by create, start-with-create and update. */
+const competitionFields = {
+  name: nonEmpty, description: str,
+  tradingType: { type: 'string', enum: ['disallowAll', 'disallowXParent', 'allow'] },
+  sandboxMode: bool, externalUrl: str, imageUrl: str,
+  type: { type: 'string', enum: ['trading', 'perpetual_futures', 'spot_live_trading', 'sports_prediction'] },
+  startDate: isoTime, endDate: isoTime, joinStartDate: isoTime, joinEndDate: isoTime, boostStartDate: isoTime, boostEndDate: isoTime,
+  votingStartDate: isoTime, votingEndDate: isoTime,
+  maxParticipants: { type: 'integer', minimum: 1 }, minimumStake: nonNeg, tradingConstraints,
+  rewards: { type: 'object', propertyNames: { pattern: '^[1-9][0-9]*$' }, additionalProperties: { type: 'number', minimum: 0 } },
+  paperTradingConfig: obj({ maxTradePercentage: { type: 'integer', minimum: 1, maximum: 100 } }),
+  paperTradingInitialBalances: initialBalances, arenaId: nonEmpty,
+  vips: strList, allowlist: strList, blocklist: strList, minRecallRank: { type: 'integer', minimum: 1 }, allowlistOnly: bool,
+  // Legacy (team era) field: only literal true enables cross-chain trading, any other value disables it.
+  allowCrossChainTrading: {}, slippageModel: { type: 'string', enum: ['legacy', 'current'] },
+  // Perps: each account's starting equity in USD (default 10000).
+  perpsInitialEquityUsd: { type: 'number', exclusiveMinimum: 0 },
+};
+
+export const createCompetitionBody = obj(competitionFields, ['name']);
+export const startCompetitionBody = obj({
+  ...competitionFields, competitionId: uuid, agentIds: { type: 'array', items: uuid }, teamIds: { type: 'array', items: uuid },
+});
+export const endCompetitionBody = obj({ competitionId: uuid }, ['competitionId']);
+export const updateCompetitionBody = obj(competitionFields);
+export const snapshotsQuery = obj({ agentId: uuid });
+
+/** Admin vote body: exactly one of userId / agentId (checked in the domain), and the agent voted for. */
+export const castVoteBody = obj({ userId: uuid, agentId: uuid, votedAgentId: uuid }, ['votedAgentId']);

@@ -1,0 +1,87 @@
+// Schemas of the simulation control API (/api/sim/*): reset, clock, prices, tapes, faults, journal query.
+import { CONSTRAINT_METRICS, FAULT_KINDS } from '../../../ports/faults.js';
+import type { JSONSchema } from '../../route.js';
+import { bool, isoTime, nonEmpty, obj, specificChain, str } from '../shared/request.js';
+
+/** Longest single move of the virtual clock (10 years): a bound on the scheduler work one call may ask for. */
+export const MAX_CLOCK_JUMP_MS = 10 * 365.25 * 24 * 3_600_000;
+
+/** Longest latency fault (ms of wall time). */
+export const MAX_LATENCY_MS = 120_000;
+
+const seed: JSONSchema = { type: ['number', 'string'] };
+const anyObject: JSONSchema = { type: 'object' };
+
+/** The world options a reset may replace; anything else is named in the 400. */
+export const resetBody = obj({
+  seed,
+  options: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      startTime: { type: ['number', 'string'] },
+      prices: obj({ kind: { type: 'string', enum: ['constant', 'tape', 'randomWalk'] } }, ['kind']),
+      slippage: { type: 'string', enum: ['upstream', 'expected', 'none'] },
+      snapshotIntervalMs: { type: 'number' },
+      maxTradePercentage: { type: 'number' },
+      evmChains: { type: 'array', items: specificChain },
+      defaultInitialBalances: { type: 'array', items: obj({ specificChain, tokenSymbol: nonEmpty, amount: { type: 'number' } }, ['specificChain', 'tokenSymbol', 'amount']) },
+      defaultTradingConstraints: anyObject,
+      leaderboardAccess: { type: 'string', enum: ['participants', 'admin'] },
+      rateLimits: { type: 'string', enum: ['upstream', 'off'] },
+      fixture: anyObject,
+    },
+  },
+});
+
+/** Exactly one of `advanceMs` and `set` (checked by the handler, which names both). */
+export const clockBody = obj({ advanceMs: { type: 'number', minimum: 0, maximum: MAX_CLOCK_JUMP_MS }, set: isoTime, details: bool });
+
+/** `POST /api/sim/prices`. */
+export const pricesBody = obj({
+  prices: { type: 'array', items: obj({ token: nonEmpty, specificChain, price: { type: 'number', minimum: 0 }, symbol: str }, ['token', 'price']) },
+}, ['prices']);
+
+/** `POST /api/sim/prices/tape`; points are checked by the world (times may be ISO strings). */
+export const tapeBody = obj({
+  tapes: { type: 'object', additionalProperties: { type: 'array', minItems: 1, items: { type: 'array', minItems: 2, maxItems: 2 } } },
+}, ['tapes']);
+
+/** `POST /api/sim/load`: documentation only; the world checks the document (400 `Invalid world document: ...`). */
+export const loadBody: JSONSchema = {
+  description: "A 'compsim-world' document as GET /api/sim/dump returns it (up to 200 MB)",
+  properties: {
+    format: { description: "'compsim-world'" }, version: { description: 'Format version' }, tables: { description: 'Rows per table' },
+    seqs: { description: 'Sequence counters' }, aux: { description: 'Clock, ids, price overrides, tapes, faults ...' },
+  },
+};
+
+/** `{id}` of a snapshot or fault. */
+export const idParams = obj({ id: nonEmpty }, ['id']);
+
+/** Fields each fault kind requires besides `kind`. */
+const REQUIRED_BY_KIND: Record<(typeof FAULT_KINDS)[number], string[]> = {
+  priceMissing: ['token'], priceZero: ['token'], priceStale: ['token'], constraintFail: ['token', 'metric'],
+  rateLimit: ['path'], latency: ['path', 'ms'],
+};
+
+/** `POST /api/sim/faults`: the kind, then the fields that kind requires (named in the 400). */
+export const faultBody: JSONSchema = {
+  ...obj({
+    kind: { type: 'string', enum: [...FAULT_KINDS] },
+    token: nonEmpty, specificChain, at: isoTime,
+    metric: { type: 'string', enum: [...CONSTRAINT_METRICS] },
+    path: { type: 'string', pattern: '^/' },
+    count: { type: 'integer', minimum: 1 },
+    retryAfter: { type: 'integer', minimum: 1, maximum: 3600 },
+    ms: { type: 'number', minimum: 0, maximum: MAX_LATENCY_MS },
+  }, ['kind']),
+  allOf: Object.entries(REQUIRED_BY_KIND).map(([kind, required]) => ({ if: obj({ kind: { const: kind } }, ['kind']), then: { required } })),
+};
+
+/** `GET /api/sim/requests` filters. */
+export const requestsQuery = obj({
+  method: str, path: str, status: { type: 'integer', minimum: 100, maximum: 599 }, agentId: str,
+  /** A journal seq (digits) or an ISO time; parsed by the handler. */
+  since: nonEmpty, limit: { type: 'integer', minimum: 1, maximum: 10_000 },
+});

@@ -1,0 +1,26 @@
+// The calling agent's own data: balances and trade history per competition.
+import { agentBalances, agentTrades } from '../../../domain/trading/holdings.js';
+import type { RouteDef } from '../../route.js';
+import { competitionQuery } from './request.js';
+import { apiBalance, apiTrade } from './serialize.js';
+import { agentTradesResponses, balancesResponses } from './response.js';
+
+/** Own-agent routes. */
+export const AGENT_ROUTES: RouteDef[] = [
+  {
+    id: 'agent.balances', method: 'GET', path: '/api/agent/balances', auth: 'key', generation: 'current', tag: 'agent',
+    summary: "The agent's balances in a competition", schemas: { responses: balancesResponses, query: competitionQuery },
+    handler: async ({ world, principal, query }) => {
+      const r = await agentBalances(world.deps, principal, query.competitionId);
+      return { body: { success: true, agentId: r.agentId, competitionId: r.competitionId, balances: r.balances.map(apiBalance) } };
+    },
+  },
+  {
+    id: 'agent.trades', method: 'GET', path: '/api/agent/trades', auth: 'key', generation: 'current', tag: 'agent',
+    summary: "The agent's trades in a competition, newest first", schemas: { responses: agentTradesResponses, query: competitionQuery },
+    handler: async ({ world, principal, query }) => {
+      const r = await agentTrades(world.deps, principal, query.competitionId);
+      return { body: { success: true, agentId: r.agentId, trades: r.trades.map(apiTrade) } };
+    },
+  },
+];
