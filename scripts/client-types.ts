@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildOpenApi, type OpenApiDocument, type OpenApiOptions } from '../src/http/openapi.js';
-import { ROUTES } from '../src/http/routes/index.js';
+import { ROUTES } from '../src/http/resources/index.js';
 import type { RouteDef } from '../src/http/route.js';
 
 const ROOT = join(import.meta.dirname, '..');

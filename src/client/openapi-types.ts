@@ -2786,30 +2786,6 @@ export interface components {
             updatedAt: string;
             metadata?: unknown;
         };
-        Quote: {
-            fromToken: string;
-            toToken: string;
-            fromAmount: number;
-            toAmount: number;
-            exchangeRate: number;
-            /** @description Percent (0.055 means 0.055 %) */
-            slippage: number;
-            tradeAmountUsd: number;
-            prices: {
-                fromToken: number;
-                toToken: number;
-            };
-            symbols: {
-                fromTokenSymbol: string;
-                toTokenSymbol: string;
-            };
-            chains: {
-                /** @enum {string} */
-                fromChain: "evm" | "svm";
-                /** @enum {string} */
-                toChain: "evm" | "svm";
-            };
-        };
         CompetitionLeaderboard: {
             /** @constant */
             success: true;
@@ -2855,6 +2831,30 @@ export interface components {
             message?: string;
             isAdmin?: boolean;
             participating?: boolean;
+        };
+        Quote: {
+            fromToken: string;
+            toToken: string;
+            fromAmount: number;
+            toAmount: number;
+            exchangeRate: number;
+            /** @description Percent (0.055 means 0.055 %) */
+            slippage: number;
+            tradeAmountUsd: number;
+            prices: {
+                fromToken: number;
+                toToken: number;
+            };
+            symbols: {
+                fromTokenSymbol: string;
+                toTokenSymbol: string;
+            };
+            chains: {
+                /** @enum {string} */
+                fromChain: "evm" | "svm";
+                /** @enum {string} */
+                toChain: "evm" | "svm";
+            };
         };
         SimJob: {
             kind: string;

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { clientDocument, GENERATED_FILE, generateClientTypes } from '../../scripts/client-types.js';
-import { ROUTES } from '../../src/http/routes/index.js';
+import { ROUTES } from '../../src/http/resources/index.js';
 
 describe('generated client types (src/client/openapi-types.ts)', function () {
   this.timeout(120_000);
