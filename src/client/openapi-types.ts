@@ -3005,10 +3005,14 @@ export interface operations {
     };
     "price.get": {
         parameters: {
-            query?: {
-                token?: string;
+            query: {
+                /** @description Token address */
+                token: string;
+                /** @description `evm` or `svm`; any other value: detected from the address */
                 chain?: string;
+                /** @description A specific chain (`eth`, `base`, `svm`, ...); any other value is ignored */
                 specificChain?: string;
+                /** @description Accepted and ignored */
                 competitionId?: string;
             };
             header?: never;
@@ -3092,25 +3096,29 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
-                    /** @description Address of the token to sell (required) */
-                    fromToken?: unknown;
-                    /** @description Address of the token to buy (required) */
-                    toToken?: unknown;
-                    /** @description Amount of fromToken, a number or a numeric string (required) */
-                    amount?: unknown;
-                    /** @description Why the agent trades (required) */
-                    reason?: unknown;
-                    /** @description Competition uuid (optional: the one active competition the agent is in) */
-                    competitionId?: unknown;
+                    /** @description Address of the token to sell */
+                    fromToken: string;
+                    /** @description Address of the token to buy */
+                    toToken: string;
+                    /** @description Amount of fromToken: a positive number, or a string starting with one (read as parseFloat does) */
+                    amount: number | string;
+                    /** @description Why the agent trades */
+                    reason: string;
+                    /**
+                     * Format: uuid
+                     * @description Competition id (default: the one active competition the agent is in)
+                     */
+                    competitionId?: string;
                     /** @enum {string} */
                     fromChain?: "evm" | "svm";
                     /** @enum {string} */
                     toChain?: "evm" | "svm";
                     fromSpecificChain?: string;
                     toSpecificChain?: string;
+                    /** @description Accepted and ignored (any JSON value) */
                     slippageTolerance?: unknown;
                 };
             };
@@ -3198,15 +3206,16 @@ export interface operations {
     };
     "trade.quote": {
         parameters: {
-            query?: {
+            query: {
                 competitionId?: string;
-                fromToken?: string;
-                toToken?: string;
-                amount?: string;
-                fromChain?: string;
-                toChain?: string;
-                fromSpecificChain?: string;
-                toSpecificChain?: string;
+                fromToken: string;
+                toToken: string;
+                /** @description Amount of fromToken (a number) */
+                amount: string;
+                fromChain?: "evm" | "svm";
+                toChain?: "evm" | "svm";
+                fromSpecificChain?: "eth" | "polygon" | "bsc" | "arbitrum" | "optimism" | "avalanche" | "base" | "linea" | "zksync" | "scroll" | "mantle" | "svm";
+                toSpecificChain?: "eth" | "polygon" | "bsc" | "arbitrum" | "optimism" | "avalanche" | "base" | "linea" | "zksync" | "scroll" | "mantle" | "svm";
             };
             header?: never;
             path?: never;
@@ -4470,7 +4479,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** Format: uuid */
@@ -4587,7 +4596,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     username: string;
@@ -4668,7 +4677,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     walletAddress: string;
@@ -4856,7 +4865,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     user: {
@@ -5349,7 +5358,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     reason: string;
@@ -5546,7 +5555,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     name: string;
@@ -5875,7 +5884,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** Format: uuid */
@@ -6335,7 +6344,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     reason: string;
@@ -6618,7 +6627,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     id: string;
@@ -9266,7 +9275,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** Format: uuid */
@@ -9525,7 +9534,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** Format: uuid */
@@ -9890,7 +9899,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** Format: uuid */
@@ -10687,7 +10696,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** Format: uuid */
@@ -10882,7 +10891,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** Format: uuid */
@@ -11084,7 +11093,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     actions: {
@@ -11510,7 +11519,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     prices: {
@@ -11677,7 +11686,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     tapes: {
@@ -12145,7 +12154,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** @enum {string} */

@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 document, built from the route table: operations, parameters, bodies, every documented response (with examples), tags and security schemes.
-import type { JSONSchema, RouteDef } from './route.js';
+import { contractSchema, type JSONSchema, type RouteDef } from './route.js';
 import { ROUTES } from './resources/index.js';
 import { COMPONENTS, documentedResponses, STATUS_DESCRIPTIONS } from './responses.js';
 
@@ -122,7 +122,7 @@ export function exampleOf(schema: JSONSchema, depth = 0, key = '', within = ''):
 function parameters(def: RouteDef): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const where of ['params', 'query'] as const) {
-    const s = def.schemas?.[where];
+    const s = def.schemas?.[where] && contractSchema(def.schemas[where]);
     if (!s) continue;
     const required = new Set((s.required ?? []) as string[]);
     for (const [name, schema] of Object.entries((s.properties ?? {}) as Record<string, JSONSchema>)) {
@@ -160,7 +160,9 @@ function responses(def: RouteDef): Record<string, unknown> {
 
 function operation(def: RouteDef): Record<string, unknown> {
   const params = parameters(def);
-  const body = def.schemas?.body;
+  const body = def.schemas?.body && contractSchema(def.schemas.body);
+  // A body is required when it has required fields; without one the server reads `{}`.
+  const bodyRequired = Array.isArray(body?.required) && (body.required as unknown[]).length > 0;
   return {
     operationId: def.id,
     summary: def.summary,
@@ -169,7 +171,7 @@ function operation(def: RouteDef): Record<string, unknown> {
     'x-compsim-generation': def.generation,
     security: security(def),
     ...(params.length > 0 ? { parameters: params } : {}),
-    ...(body && def.method !== 'GET' ? { requestBody: { required: false, content: { 'application/json': { schema: body } } } } : {}),
+    ...(body && def.method !== 'GET' ? { requestBody: { required: bodyRequired, content: { 'application/json': { schema: body } } } } : {}),
     responses: responses(def),
   };
 }

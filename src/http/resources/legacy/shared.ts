@@ -5,7 +5,7 @@ import { executeLegacyTrade, quoteLegacyTrade } from '../../../domain/legacy/tra
 import type { CrossChainTradingType, Principal, SlippageModel } from '../../../domain/model.js';
 import { executeTrade, quoteTrade } from '../../../domain/trading/trade.js';
 import { HttpError } from '../../envelope.js';
-import type { HandlerRequest, HandlerResult, RouteDef } from '../../route.js';
+import { contractSchema, type HandlerRequest, type HandlerResult, type RouteDef } from '../../route.js';
 import { quoteQuery } from '../trading/request.js';
 import { apiCompetition, apiStartedCompetition } from '../competitions/serialize.js';
 import { apiLegacyCompetition, apiLegacyTrade } from './serialize.js';
@@ -30,7 +30,7 @@ let currentQuote: PartValidator | undefined;
 /** `GET /api/trade/quote`: the legacy quote (no tradeAmountUsd, no symbols) for team keys, the current one otherwise. */
 export async function quoteAnyGeneration({ world, principal, query }: HandlerRequest): Promise<HandlerResult> {
   if (isTeam(principal)) return { body: await quoteLegacyTrade(world.deps, principal.agentId, query) };
-  currentQuote ??= compileValidators({ schemas: { query: quoteQuery } } as RouteDef).query!;
+  currentQuote ??= compileValidators({ schemas: { query: contractSchema(quoteQuery) } } as RouteDef).query!;
   const msg = currentQuote(query);
   if (msg) throw new HttpError(400, msg);
   return { body: await quoteTrade(world.deps, principal, query) };
