@@ -3210,7 +3210,7 @@ export interface operations {
                 competitionId?: string;
                 fromToken: string;
                 toToken: string;
-                /** @description Amount of fromToken (a number) */
+                /** @description Amount of fromToken: text starting with a positive number (read as parseFloat does) */
                 amount: string;
                 fromChain?: "evm" | "svm";
                 toChain?: "evm" | "svm";
@@ -3461,6 +3461,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "active" | "ending" | "ended";
+                /** @description Up to 3 comma-separated fields, `-` for descending: id, name, description, externalUrl, imageUrl, startDate, endDate, createdAt, createdDate */
                 sort?: string;
                 limit?: number;
                 offset?: number;
@@ -3872,7 +3873,8 @@ export interface operations {
         parameters: {
             query?: {
                 filter?: string;
-                sort?: string;
+                /** @description One field, `-` for descending */
+                sort?: "id" | "-id" | "ownerId" | "-ownerId" | "walletAddress" | "-walletAddress" | "name" | "-name" | "handle" | "-handle" | "status" | "-status" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "rank" | "-rank" | "position" | "-position" | "score" | "-score" | "portfolioValue" | "-portfolioValue" | "pnl" | "-pnl" | "pnlPercent" | "-pnlPercent" | "change24h" | "-change24h" | "change24hPercent" | "-change24hPercent" | "voteCount" | "-voteCount" | "calmarRatio" | "-calmarRatio" | "sortinoRatio" | "-sortinoRatio" | "simpleReturn" | "-simpleReturn" | "maxDrawdown" | "-maxDrawdown" | "downsideDeviation" | "-downsideDeviation";
                 limit?: number;
                 offset?: number;
                 includeInactive?: boolean;
@@ -4488,7 +4490,7 @@ export interface operations {
                     agentId?: string;
                     /** Format: uuid */
                     votedAgentId: string;
-                };
+                } & (unknown | unknown);
             };
         };
         responses: {
@@ -4685,6 +4687,7 @@ export interface operations {
                     /** Format: email */
                     email?: string;
                     userImageUrl?: string;
+                    /** @description Any JSON value */
                     userMetadata?: unknown;
                     privyId?: string;
                     embeddedWalletAddress?: string;
@@ -4692,6 +4695,7 @@ export interface operations {
                     agentHandle?: string;
                     agentDescription?: string;
                     agentImageUrl?: string;
+                    /** @description Any JSON value */
                     agentMetadata?: unknown;
                     agentWalletAddress?: string;
                     /** Format: email */
@@ -4881,6 +4885,7 @@ export interface operations {
                         walletAddress?: string;
                         description?: string;
                         imageUrl?: string;
+                        /** @description Any JSON value */
                         metadata?: unknown;
                     };
                 };
@@ -5076,6 +5081,7 @@ export interface operations {
                     imageUrl?: string;
                     /** Format: email */
                     email?: string;
+                    /** @description Any JSON value */
                     metadata?: unknown;
                     isRewardsIneligible?: boolean;
                     rewardsIneligibilityReason?: string;
@@ -5567,21 +5573,45 @@ export interface operations {
                     imageUrl?: string;
                     /** @enum {string} */
                     type?: "trading" | "perpetual_futures" | "spot_live_trading" | "sports_prediction";
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     startDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     endDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant (ISO 8601); not after joinEndDate
+                     */
                     joinStartDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     joinEndDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     boostStartDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     boostEndDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     votingStartDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     votingEndDate?: string;
                     maxParticipants?: number;
                     minimumStake?: number;
@@ -5601,6 +5631,7 @@ export interface operations {
                     paperTradingInitialBalances?: {
                         /** @enum {string} */
                         specificChain: "eth" | "polygon" | "bsc" | "arbitrum" | "optimism" | "avalanche" | "base" | "linea" | "zksync" | "scroll" | "mantle" | "svm";
+                        /** @description A symbol of the world's token catalogue on that chain (e.g. usdc, sol, eth) */
                         tokenSymbol: string;
                         amount: number;
                     }[];
@@ -5610,6 +5641,7 @@ export interface operations {
                     blocklist?: string[];
                     minRecallRank?: number;
                     allowlistOnly?: boolean;
+                    /** @description Team era: literal true allows cross-chain trading; any other JSON value disallows it */
                     allowCrossChainTrading?: unknown;
                     /** @enum {string} */
                     slippageModel?: "legacy" | "current";
@@ -5717,21 +5749,45 @@ export interface operations {
                     imageUrl?: string;
                     /** @enum {string} */
                     type?: "trading" | "perpetual_futures" | "spot_live_trading" | "sports_prediction";
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     startDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     endDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant (ISO 8601); not after joinEndDate
+                     */
                     joinStartDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     joinEndDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     boostStartDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     boostEndDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     votingStartDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     votingEndDate?: string;
                     maxParticipants?: number;
                     minimumStake?: number;
@@ -5751,6 +5807,7 @@ export interface operations {
                     paperTradingInitialBalances?: {
                         /** @enum {string} */
                         specificChain: "eth" | "polygon" | "bsc" | "arbitrum" | "optimism" | "avalanche" | "base" | "linea" | "zksync" | "scroll" | "mantle" | "svm";
+                        /** @description A symbol of the world's token catalogue on that chain (e.g. usdc, sol, eth) */
                         tokenSymbol: string;
                         amount: number;
                     }[];
@@ -5760,6 +5817,7 @@ export interface operations {
                     blocklist?: string[];
                     minRecallRank?: number;
                     allowlistOnly?: boolean;
+                    /** @description Team era: literal true allows cross-chain trading; any other JSON value disallows it */
                     allowCrossChainTrading?: unknown;
                     /** @enum {string} */
                     slippageModel?: "legacy" | "current";
@@ -5768,7 +5826,7 @@ export interface operations {
                     competitionId?: string;
                     agentIds?: string[];
                     teamIds?: string[];
-                };
+                } | unknown | unknown;
             };
         };
         responses: {
@@ -6007,21 +6065,45 @@ export interface operations {
                     imageUrl?: string;
                     /** @enum {string} */
                     type?: "trading" | "perpetual_futures" | "spot_live_trading" | "sports_prediction";
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     startDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     endDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant (ISO 8601); not after joinEndDate
+                     */
                     joinStartDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     joinEndDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     boostStartDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     boostEndDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     votingStartDate?: string;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     votingEndDate?: string;
                     maxParticipants?: number;
                     minimumStake?: number;
@@ -6041,6 +6123,7 @@ export interface operations {
                     paperTradingInitialBalances?: {
                         /** @enum {string} */
                         specificChain: "eth" | "polygon" | "bsc" | "arbitrum" | "optimism" | "avalanche" | "base" | "linea" | "zksync" | "scroll" | "mantle" | "svm";
+                        /** @description A symbol of the world's token catalogue on that chain (e.g. usdc, sol, eth) */
                         tokenSymbol: string;
                         amount: number;
                     }[];
@@ -6050,11 +6133,12 @@ export interface operations {
                     blocklist?: string[];
                     minRecallRank?: number;
                     allowlistOnly?: boolean;
+                    /** @description Team era: literal true allows cross-chain trading; any other JSON value disallows it */
                     allowCrossChainTrading?: unknown;
                     /** @enum {string} */
                     slippageModel?: "legacy" | "current";
                     perpsInitialEquityUsd?: number;
-                };
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -7011,13 +7095,16 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
-                    teamName?: unknown;
-                    email?: unknown;
-                    contactPerson?: unknown;
-                    walletAddress?: unknown;
+                    teamName: string;
+                    /** Format: email */
+                    email: string;
+                    contactPerson: string;
+                    /** @description Default: one is generated */
+                    walletAddress?: string;
+                    /** @description Any JSON value */
                     metadata?: unknown;
                 };
             };
@@ -7102,13 +7189,16 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
-                    teamName?: unknown;
-                    email?: unknown;
-                    contactPerson?: unknown;
-                    walletAddress?: unknown;
+                    teamName: string;
+                    /** Format: email */
+                    email: string;
+                    contactPerson: string;
+                    /** @description Default: one is generated */
+                    walletAddress?: string;
+                    /** @description Any JSON value */
                     metadata?: unknown;
                 };
             };
@@ -7465,10 +7555,10 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
-                    reason?: unknown;
+                    reason: string;
                 };
             };
         };
@@ -7805,6 +7895,7 @@ export interface operations {
             content: {
                 "application/json": {
                     contactPerson?: string;
+                    /** @description Any JSON value */
                     metadata?: unknown;
                 };
             };
@@ -8692,10 +8783,13 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description New description (string, trimmed, at least 1 character) */
-                    description?: unknown;
-                    /** @description New image URL (any URL the WHATWG parser accepts) */
-                    imageUrl?: unknown;
+                    /** @description New description (trimmed, at least 1 character) */
+                    description?: string;
+                    /**
+                     * Format: uri
+                     * @description New image URL (any URL the WHATWG parser accepts)
+                     */
+                    imageUrl?: string;
                 };
             };
         };
@@ -9435,13 +9529,13 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** @description The five-line message (domain, purpose, timestamp, nonce) as signed */
-                    message?: unknown;
+                    message: string;
                     /** @description 65 bytes of hex, with or without 0x */
-                    signature?: unknown;
+                    signature: string;
                 };
             };
         };
@@ -11369,7 +11463,10 @@ export interface operations {
             content: {
                 "application/json": {
                     advanceMs?: number;
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     set?: string;
                     details?: boolean;
                 };
@@ -12000,19 +12097,25 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
-                    /** @description 'compsim-world' */
-                    format?: unknown;
+                    /** @constant */
+                    format: "compsim-world";
                     /** @description Format version */
-                    version?: unknown;
+                    version: number;
                     /** @description Rows per table */
-                    tables?: unknown;
+                    tables: {
+                        [key: string]: unknown;
+                    };
                     /** @description Sequence counters */
-                    seqs?: unknown;
+                    seqs?: {
+                        [key: string]: unknown;
+                    };
                     /** @description Clock, ids, price overrides, tapes, faults ... */
-                    aux?: unknown;
+                    aux?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -12162,7 +12265,10 @@ export interface operations {
                     token?: string;
                     /** @enum {string} */
                     specificChain?: "eth" | "polygon" | "bsc" | "arbitrum" | "optimism" | "avalanche" | "base" | "linea" | "zksync" | "scroll" | "mantle" | "svm";
-                    /** Format: iso-time */
+                    /**
+                     * Format: iso-time
+                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     */
                     at?: string;
                     /** @enum {string} */
                     metric?: "pairAge" | "volume" | "liquidity" | "fdv" | "all";

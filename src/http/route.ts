@@ -33,17 +33,19 @@ function mapSchemas(schema: unknown, f: (s: JSONSchema) => JSONSchema): unknown 
   return f(out);
 }
 
-/** The schema request validation applies: each handler-checked property replaced by its loose schema and not required. */
+/**
+ * The schema request validation applies: each handler-checked schema (a property, or the whole
+ * part) replaced by its loose one, and a handler-checked property no longer required.
+ */
 export function validationSchema(schema: JSONSchema): JSONSchema {
-  return mapSchemas(schema, (s) => {
+  const marked = (p: unknown) => !!p && typeof p === 'object' && HANDLER_CHECKED in p;
+  const unrequired = mapSchemas(schema, (s) => {
     const props = s.properties as Record<string, JSONSchema> | undefined;
-    if (!props || !Object.values(props).some((p) => p && HANDLER_CHECKED in p)) return s;
-    const checked = new Set(Object.entries(props).filter(([, p]) => p && HANDLER_CHECKED in p).map(([k]) => k));
-    const properties = Object.fromEntries(Object.entries(props).map(([k, p]) => [k, checked.has(k) ? (p[HANDLER_CHECKED] as JSONSchema) : p]));
-    const out: JSONSchema = { ...s, properties };
-    if (Array.isArray(s.required)) out.required = (s.required as string[]).filter((k) => !checked.has(k));
-    return out;
-  }) as JSONSchema;
+    if (!props || !Array.isArray(s.required)) return s;
+    return { ...s, required: (s.required as string[]).filter((k) => !marked(props[k])) };
+  });
+  // A loose schema may itself hold handler-checked properties (a whole body loose, its fields too).
+  return mapSchemas(unrequired, (s) => (marked(s) ? validationSchema(s[HANDLER_CHECKED] as JSONSchema) : s)) as JSONSchema;
 }
 
 /** The whole contract: `schema` without the handler-checked keyword (what the handler enforces, and the document shows). */

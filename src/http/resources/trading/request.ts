@@ -46,7 +46,7 @@ export const executeBody = obj({
  */
 export const quoteQuery = obj(Object.fromEntries(Object.entries({
   competitionId: uuid, fromToken: nonEmpty, toToken: nonEmpty,
-  amount: { type: 'string', description: 'Amount of fromToken (a number)' },
+  amount: { type: 'string', pattern: POSITIVE_NUMERIC_STRING, description: 'Amount of fromToken: text starting with a positive number (read as parseFloat does)' },
   fromChain: parentChain, toChain: parentChain, fromSpecificChain: specificChain, toSpecificChain: specificChain,
 } as Record<string, JSONSchema>).map(([k, v]) => [k, handlerChecked(v, str)])), ['fromToken', 'toToken', 'amount']);
 
