@@ -1966,16 +1966,22 @@ export interface components {
             success: false;
             error: string;
             /** @description The rule that refused a trade, its inputs and the limit that applied */
-            details?: Record<string, never>;
+            details?: {
+                [key: string]: unknown;
+            };
             /**
              * @description Set on the 403 of a deactivated team
              * @constant
              */
             inactive?: true;
             /** @description The agent of an "already (in)active" answer */
-            agent?: Record<string, never>;
+            agent?: {
+                [key: string]: unknown;
+            };
             /** @description The team of an "already (in)active" answer */
-            team?: Record<string, never>;
+            team?: {
+                [key: string]: unknown;
+            };
         };
         Pagination: {
             total: number;
@@ -2704,7 +2710,9 @@ export interface components {
             action: "open" | "close" | "swap";
             ref: string | null;
             agentId: string | null;
-            params: Record<string, never>;
+            params: {
+                [key: string]: unknown;
+            };
             /** @enum {string} */
             status: "pending" | "done" | "failed";
             resultId: string | null;
@@ -11308,12 +11316,16 @@ export interface operations {
                             tokenSymbol: string;
                             amount: number;
                         }[];
-                        defaultTradingConstraints?: Record<string, never>;
+                        defaultTradingConstraints?: {
+                            [key: string]: unknown;
+                        };
                         /** @enum {string} */
                         leaderboardAccess?: "participants" | "admin";
                         /** @enum {string} */
                         rateLimits?: "upstream" | "off";
-                        fixture?: Record<string, never>;
+                        fixture?: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -12043,12 +12055,16 @@ export interface operations {
                         format: "compsim-world";
                         version: number;
                         tables: {
-                            [key: string]: Record<string, never>[];
+                            [key: string]: {
+                                [key: string]: unknown;
+                            }[];
                         };
                         seqs: {
                             [key: string]: number;
                         };
-                        aux: Record<string, never>;
+                        aux: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };

@@ -176,11 +176,29 @@ function operation(def: RouteDef): Record<string, unknown> {
   };
 }
 
+/** Values that are data, not schemas: left as they are. */
+const DATA_KEYS = new Set(['example', 'examples', 'enum', 'const', 'default']);
+
+/**
+ * `value` with every object schema that names no property (`{type: 'object'}`) made explicit as
+ * free-form (`additionalProperties: true`): the same meaning in JSON Schema, but generators read
+ * the bare form as "no keys" (openapi-typescript: `Record<string, never>`).
+ */
+function explicitFreeForm<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((v) => explicitFreeForm(v)) as T;
+  if (!value || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = DATA_KEYS.has(k) ? v : explicitFreeForm(v);
+  const isObject = out.type === 'object' || (Array.isArray(out.type) && out.type.includes('object'));
+  if (isObject && !('properties' in out) && !('additionalProperties' in out) && !('patternProperties' in out)) out.additionalProperties = true;
+  return out as T;
+}
+
 /** Builds the OpenAPI 3.1 document of `routes` (default: every compsim route). Pure: the same input gives the same document. */
 export function buildOpenApi(routes: readonly RouteDef[] = ROUTES, options: OpenApiOptions): OpenApiDocument {
   const included = options.simApi === false ? routes.filter((r) => r.generation !== 'sim') : routes;
   const paths: OpenApiDocument['paths'] = {};
-  for (const def of included) (paths[def.path] ??= {})[def.method.toLowerCase()] = operation(def);
+  for (const def of included) (paths[def.path] ??= {})[def.method.toLowerCase()] = explicitFreeForm(operation(def));
   const usedTags = new Set(included.map((r) => r.tag));
   return {
     openapi: '3.1.0',
@@ -199,7 +217,7 @@ export function buildOpenApi(routes: readonly RouteDef[] = ROUTES, options: Open
     tags: TAGS.filter((t) => usedTags.has(t.name)),
     paths,
     components: {
-      schemas: COMPONENTS,
+      schemas: explicitFreeForm(COMPONENTS),
       securitySchemes: {
         agentKey: { type: 'http', scheme: 'bearer', description: 'An agent API key (or a legacy team key): `16 hex _ 16 hex`' },
         adminKey: { type: 'http', scheme: 'bearer', description: 'An admin API key (`compsim serve --admin-key`, or `POST /api/admin/setup`)' },
