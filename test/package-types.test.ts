@@ -114,6 +114,7 @@ describe('the published package (npm pack, installed into an outside project)', 
       for (const file of [e.types, e.default]) expect(statSync(join(installed, file)).isFile(), `${name}: ${file}`).to.equal(true);
     }
     expect(statSync(join(installed, 'fixtures', 'worlds', 'demo.json')).isFile()).to.equal(true);
+    expect(statSync(join(installed, 'examples', 'momentum-bot.ts')).isFile(), 'the example the docs link to').to.equal(true);
     expect(statSync(join(consumer, 'node_modules', 'openapi-fetch', 'package.json')).isFile()).to.equal(true);
   });
 
