@@ -36,10 +36,13 @@ async function main(): Promise<void> {
   const profile = await bot.GET('/api/agent/profile');
   if (!profile.data) fail('GET /api/agent/profile', profile);
   const { agent } = profile.data;
-  // Without a competitionId the balances are those of the agent's active competition, which they name.
-  const start = await bot.balances();
+  // The agent's active competition (the demo world's agents are in one).
+  const mine = await bot.GET('/api/agents/{agentId}/competitions', { params: { path: { agentId: agent.id }, query: { status: 'active' } } });
+  if (!mine.data) fail('GET /api/agents/{agentId}/competitions', mine);
+  const competitionId = mine.data.competitions[0]?.id;
+  if (!competitionId) throw new Error(`${agent.name} is in no active competition`);
+  const start = await bot.balances(competitionId);
   if (!start.data) fail('balances', start);
-  const { competitionId } = start.data;
   const clock = await control.sim.now();
   if (!clock.data) fail('GET /api/sim/clock', clock);
   console.log(`${agent.name} in competition ${competitionId}, from ${clock.data.now}`);

@@ -2,6 +2,7 @@
 import type { SlippageMode, WorldConfig } from './domain/deps.js';
 import type { InitialBalance, TradingConstraints } from './domain/model.js';
 import { isSpecificChain } from './domain/trading/prices.js';
+import { API_VERSIONS, DEFAULT_API_VERSION, isApiVersion, rule, type ApiVersion } from './domain/versions.js';
 import type { FeedDef } from './adapters/prices/feeds.js';
 import type { TokensFile } from './adapters/prices/catalogue.js';
 import type { WorldFixture } from './fixture.js';
@@ -9,6 +10,10 @@ import type { SpecificChain } from './ports/prices.js';
 
 /** Options of `createWorld`; everything is optional. */
 export interface WorldOptions {
+  /** API version the world speaks (default `spec`; see docs/versions.md). Team keys always get the team era. */
+  apiVersion?: ApiVersion;
+  /** `refuse` (default): a token outside the catalogue has no price; `synthetic`: any valid address gets a seeded price path. */
+  unknownTokens?: UnknownTokens;
   /** Seed of the id/RNG source and the random-walk feed (number or string; default 1). */
   seed?: number | string;
   /** Virtual start time (epoch ms or ISO string; default 2025-01-01T00:00:00Z). */
@@ -47,6 +52,9 @@ export interface WorldOptions {
   inferenceChainId?: string;
 }
 
+/** What the price source does with a token outside the catalogue. */
+export type UnknownTokens = 'refuse' | 'synthetic';
+
 /** Wallet-verification domain of an in-process world: the base URL `compsim serve` has with its defaults. */
 export const DEFAULT_WALLET_DOMAIN = 'http://127.0.0.1:3000';
 
@@ -74,8 +82,8 @@ export const DEFAULT_TRADING_CONSTRAINTS: TradingConstraints = {
   minimumPairAgeHours: 168, minimum24hVolumeUsd: 100000, minimumLiquidityUsd: 100000, minimumFdvUsd: 1000000, minTradesPerDay: null,
 };
 
-/** Upstream's default EVM discovery order. */
-export const DEFAULT_EVM_CHAINS: SpecificChain[] = ['eth', 'polygon', 'arbitrum', 'base', 'optimism', 'avalanche', 'linea'];
+/** Upstream's newest default EVM discovery order (a world's default is its version's; see domain/versions.ts). */
+export const DEFAULT_EVM_CHAINS: SpecificChain[] = [...rule('2026-08', 'evmChains')];
 
 /** Parses an epoch-ms number or an ISO date string; throws a clear error otherwise. */
 export function parseTime(v: number | string, what: string): number {
@@ -89,7 +97,11 @@ export function resolveConfig(o: WorldOptions, version: string): WorldConfig {
   const seed = o.seed ?? o.fixture?.seed ?? 1;
   if (typeof seed === 'number' && !Number.isFinite(seed)) throw new Error('seed must be a finite number or a string');
   const startTime = parseTime(o.startTime ?? o.fixture?.startTime ?? DEFAULT_START_TIME, 'startTime');
-  const evmChains = o.evmChains ?? DEFAULT_EVM_CHAINS;
+  const apiVersion = o.apiVersion ?? DEFAULT_API_VERSION;
+  if (!isApiVersion(apiVersion)) throw new Error(`apiVersion must be one of ${API_VERSIONS.join(', ')}, got ${String(apiVersion)}`);
+  const unknownTokens = o.unknownTokens ?? 'refuse';
+  if (unknownTokens !== 'refuse' && unknownTokens !== 'synthetic') throw new Error(`unknownTokens must be refuse or synthetic, got ${String(unknownTokens)}`);
+  const evmChains = o.evmChains ?? rule(apiVersion, 'evmChains');
   for (const c of evmChains) if (!isSpecificChain(c) || c === 'svm') throw new Error(`evmChains: not an EVM chain: ${String(c)}`);
   const maxTradePercentage = o.maxTradePercentage ?? 25;
   if (!(maxTradePercentage >= 1 && maxTradePercentage <= 100)) throw new Error('maxTradePercentage must be between 1 and 100');
@@ -109,7 +121,7 @@ export function resolveConfig(o: WorldOptions, version: string): WorldConfig {
   const inferenceChainId = o.inferenceChainId ?? '1';
   if (typeof inferenceChainId !== 'string' || !/^\d+$/.test(inferenceChainId)) throw new Error('inferenceChainId must be a decimal string');
   return {
-    walletDomain, inferenceSigners: signers, inferenceChainId,
+    apiVersion, unknownTokens, walletDomain, inferenceSigners: signers, inferenceChainId,
     seed, startTime, slippage, leaderboardAccess, evmChains: [...evmChains], maxTradePercentage, snapshotIntervalMs,
     defaultInitialBalances: o.defaultInitialBalances ?? DEFAULT_INITIAL_BALANCES,
     defaultTradingConstraints: { ...DEFAULT_TRADING_CONSTRAINTS, ...o.defaultTradingConstraints },

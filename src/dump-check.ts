@@ -1,4 +1,5 @@
 // Checks the contents of a world document before it is loaded: rows against their table's schema, ids and sequences, and the aux states.
+import { API_VERSIONS } from './domain/versions.js';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { MAX_TIME, MIN_TIME, ROW_SCHEMAS, COMPOSED_IDS, SEQUENCED_TABLES, type RowSchema } from './domain/data/row-schemas.js';
 import type { Tables } from './domain/tables.js';
@@ -29,6 +30,8 @@ const AUX_SCHEMAS: Record<string, RowSchema> = {
   faults: object({ next: { type: 'integer' }, faults: { type: 'array', items: object({ id: { type: 'string' }, kind: { enum: [...FAULT_KINDS] } }) } }),
   // RateLimiter windows: [bucketKey, count, resetAt].
   rateLimits: { type: 'array', items: { type: 'array', minItems: 3, maxItems: 3, items: [{ type: 'string' }, { type: 'number' }, time] } },
+  // The world's API version and unknown-token mode (world.ts WorldMode).
+  mode: object({ apiVersion: { enum: [...API_VERSIONS] }, unknownTokens: { enum: ['refuse', 'synthetic'] } }),
 };
 
 const token = { token: { type: 'string' }, specificChain };

@@ -20,6 +20,7 @@ export interface WorldMeta { kind: 'compsim-world'; created: WorldOptions; reset
 export const WORLD_SHAPING_OPTIONS = [
   'seed', 'startTime', 'clock', 'prices', 'tokens', 'evmChains', 'maxTradePercentage', 'snapshotIntervalMs',
   'defaultInitialBalances', 'defaultTradingConstraints', 'slippage', 'leaderboardAccess', 'rateLimits', 'admin', 'fixture', 'rootKey',
+  'apiVersion', 'unknownTokens',
 ] as const;
 
 function shaping(o: WorldOptions): Partial<WorldOptions> {

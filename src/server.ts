@@ -117,7 +117,9 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
     }
   });
   app.use(cors());
-  if (options.web ?? true) app.use(webPages({ simApi, version: world.deps.config.version, ...(options.routes ? { routes: options.routes } : {}) }));
+  if (options.web ?? true) {
+    app.use(webPages({ simApi, version: world.deps.config.version, apiVersion: () => world.deps.config.apiVersion, ...(options.routes ? { routes: options.routes } : {}) }));
+  }
   app.use(router.routes());
   app.use((ctx) => answer(ctx, null));
   return app;

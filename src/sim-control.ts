@@ -27,7 +27,7 @@ const jobs = (js: Job[]): SimJob[] => js.map((j) => ({ kind: j.kind, competition
 const EVM_CHAINS = SPECIFIC_CHAINS.filter((c) => c !== 'svm');
 
 /** Names of the store aux states a world may attach (see buildCore in world.ts); dumps carry them under `aux`. */
-export const AUX_STATES = ['clock', 'ids', 'priceOverrides', 'priceTapes', 'faults', 'rateLimits'] as const;
+export const AUX_STATES = ['clock', 'ids', 'priceOverrides', 'priceTapes', 'faults', 'rateLimits', 'mode'] as const;
 
 /**
  * Why a dump document cannot be loaded, or null when it can: first its structure (format,

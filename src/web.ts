@@ -1,4 +1,5 @@
 // Koa middleware for what is not an API route: the OpenAPI document, Swagger UI at /api/docs and the dashboard at / (static files from src/ui and node_modules).
+import type { ApiVersion } from './domain/versions.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -16,6 +17,8 @@ export interface WebOptions {
   version: string;
   /** Route table the document describes (default: every compsim route). */
   routes?: readonly RouteDef[];
+  /** The world's API version now (a reset may change it); the document describes that version. */
+  apiVersion?: () => ApiVersion;
 }
 
 const TYPES: Record<string, string> = {
@@ -61,12 +64,14 @@ let assets: Map<string, Asset> | undefined;
  */
 export function webPages(options: WebOptions): Middleware {
   const table = (assets ??= assetTable());
-  let doc: OpenApiDocument | undefined;
+  const docs = new Map<ApiVersion, OpenApiDocument>();
   const pages: Record<string, string> = { '/': '/ui/index.html', '/ui': '/ui/index.html', '/ui/': '/ui/index.html', '/api/docs': '/ui/docs.html', '/api/docs/': '/ui/docs.html' };
   return (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/api/openapi.json') {
-      doc ??= buildOpenApi(options.routes ?? ROUTES, { version: options.version, simApi: options.simApi });
+      const apiVersion = options.apiVersion?.() ?? 'spec';
+      let doc = docs.get(apiVersion);
+      if (!doc) docs.set(apiVersion, (doc = buildOpenApi(options.routes ?? ROUTES, { version: options.version, simApi: options.simApi, apiVersion })));
       ctx.set('Cache-Control', 'no-cache');
       ctx.body = doc;
       return;

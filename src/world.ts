@@ -18,7 +18,8 @@ import { FaultTable } from './adapters/faults/fault-table.js';
 import { RequestJournal } from './http/journal.js';
 import { RateLimiter } from './http/rate-limit.js';
 import type { SimControl } from './http/world-port.js';
-import type { Store, StoreDump, StoreSnapshot } from './ports/store.js';
+import type { AuxState, Store, StoreDump, StoreSnapshot } from './ports/store.js';
+import { SyntheticTokens } from './adapters/prices/synthetic.js';
 import type { WorldPersistence } from './persistence.js';
 import { runUntil, type Job } from './sim/scheduler.js';
 import { createSimControl } from './sim-control.js';
@@ -55,7 +56,7 @@ export interface World {
 /** World options a reset may replace (the JSON-serialisable ones). */
 export const RESETTABLE_OPTIONS = [
   'startTime', 'prices', 'slippage', 'snapshotIntervalMs', 'maxTradePercentage', 'evmChains', 'defaultInitialBalances',
-  'defaultTradingConstraints', 'leaderboardAccess', 'rateLimits', 'fixture',
+  'defaultTradingConstraints', 'leaderboardAccess', 'rateLimits', 'fixture', 'apiVersion', 'unknownTokens',
 ] as const;
 
 /** The options of {@link RESETTABLE_OPTIONS}. */
@@ -73,6 +74,33 @@ export interface WorldCore {
   createdAt: number;
   adminKey: string | null;
   fixture: LoadedFixture;
+}
+
+/**
+ * The world's API version and unknown-token mode as an aux state, so snapshots, dumps and the
+ * file journal carry them: loading a dump of a `2025-10` world with synthetic tokens gives a
+ * `2025-10` world with synthetic tokens. A document without it leaves them as they are.
+ */
+class WorldMode implements AuxState {
+  private changes = 0;
+
+  constructor(private readonly config: WorldConfig, private readonly synthetic: SyntheticTokens) {}
+
+  version(): number {
+    return this.changes;
+  }
+
+  capture(): unknown {
+    return { apiVersion: this.config.apiVersion, unknownTokens: this.config.unknownTokens };
+  }
+
+  apply(v: unknown): void {
+    const m = v as { apiVersion: WorldConfig['apiVersion']; unknownTokens: WorldConfig['unknownTokens'] };
+    this.config.apiVersion = m.apiVersion;
+    this.config.unknownTokens = m.unknownTokens;
+    this.synthetic.enabled = m.unknownTokens === 'synthetic';
+    this.changes += 1;
+  }
 }
 
 let cachedVersion: string | undefined;
@@ -104,7 +132,8 @@ async function buildCore(options: WorldOptions, persistence?: WorldPersistence):
   const catalogue = new Catalogue(options.tokens ?? readTokensFile());
   const feedDef = options.prices ?? options.fixture?.prices ?? { kind: 'constant' as const };
   const faults = new FaultTable();
-  const prices = new FeedPriceSource(catalogue, buildFeed(feedDef, config.seed, config.startTime), faults);
+  const synthetic = new SyntheticTokens(config.unknownTokens === 'synthetic', config.seed, feedDef, config.startTime);
+  const prices = new FeedPriceSource(catalogue, buildFeed(feedDef, config.seed, config.startTime), faults, synthetic);
   const limiter = rateLimits === 'upstream' ? new RateLimiter() : null;
   const store = persistence ? persistence.newStore(options.freezeRows ?? false) : new MemoryStore<Tables>(TABLES, { freeze: options.freezeRows ?? false });
   store.attach('clock', clock);
@@ -113,6 +142,7 @@ async function buildCore(options: WorldOptions, persistence?: WorldPersistence):
   store.attach('priceTapes', prices.tapes);
   store.attach('faults', faults);
   if (limiter) store.attach('rateLimits', limiter);
+  store.attach('mode', new WorldMode(config, synthetic));
   const deps: Deps = { store, clock, prices, ids, secrets: new NodeSecrets(options.rootKey ?? 'compsim-root-key'), config, caches: new Caches() };
 
   const createdAt = clock.now();

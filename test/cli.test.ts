@@ -61,7 +61,7 @@ describe('compsim serve (child process)', function () {
     expect(p.output()).to.match(/SIGINT received, stopping/);
   });
 
-  it('serves /api/sim/* only with --sim-api, and applies --rate-limits upstream', async () => {
+  it('serves /api/sim/* only with --sim-api, and applies --rate-limits upstream, --api-version and --unknown-tokens', async () => {
     const ADMIN = '0123456789abcdef_fedcba9876543210';
     const auth = { headers: { authorization: `Bearer ${ADMIN}` } };
     const off = run(['serve', '--port', '0', '--admin-key', ADMIN, '--log-level', 'silent']);
@@ -72,15 +72,17 @@ describe('compsim serve (child process)', function () {
     off.child.kill('SIGINT');
     expect(await off.exited).to.equal(0);
 
-    const on = run(['serve', '--port', '0', '--admin-key', ADMIN, '--sim-api', '--rate-limits', 'upstream', '--log-level', 'silent']);
+    const on = run(['serve', '--port', '0', '--admin-key', ADMIN, '--sim-api', '--rate-limits', 'upstream', '--log-level', 'silent', '--api-version', '2025-10', '--unknown-tokens', 'synthetic']);
     const [, url] = await waitFor(on.child, on.output, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
     expect(on.output()).to.include(`simulation control API: ${url}/api/sim/*`);
+    expect(on.output()).to.include('API version: 2025-10 (team keys: the team era); unknown tokens: synthetic prices\n');
     const clock = await fetch(`${url}/api/sim/clock`, auth);
     expect(await clock.json()).to.deep.equal({ success: true, now: '2025-01-01T00:00:00.000Z' });
     const statuses: number[] = [];
     for (let i = 0; i < 31; i++) statuses.push((await fetch(`${url}/api/agents`)).status);
     expect(statuses.slice(0, 30).every((st) => st === 200)).to.equal(true);
     expect(statuses[30]).to.equal(429);
+    expect(await (await fetch(`${url}/api/health/detailed`)).json()).to.include({ apiVersion: '2025-10', unknownTokens: 'synthetic' });
     on.child.kill('SIGINT');
     expect(await on.exited).to.equal(0);
   });
@@ -145,6 +147,7 @@ describe('compsim serve options', () => {
     expect(parseServeArgs(['--seed', 'demo']).seed).to.equal('demo');
     expect(parseServeArgs(['--sim-api', '--rate-limits', 'upstream'])).to.include({ simApi: true, rateLimits: 'upstream' });
     expect(parseServeArgs(['--rate-limits=off']).rateLimits).to.equal('off');
+    expect(parseServeArgs(['--api-version', '2026-08', '--unknown-tokens', 'synthetic'])).to.include({ apiVersion: '2026-08', unknownTokens: 'synthetic' });
   });
 
   it('rejects bad values and unknown options', () => {
@@ -182,6 +185,8 @@ describe('compsim usage errors (exit 2, the message and the usage text on stderr
     [USAGE, ['serve', '--rate-limits', 'lots'], 'compsim', "--rate-limits must be upstream or off, got 'lots'"],
     [USAGE, ['serve', '--inference-signer', ADDR, '--inference-signer', 'nope'], 'compsim', "--inference-signer must be an address (0x + 40 hex), got 'nope'"],
     [USAGE, ['serve', '--state-compact-mb', '0'], 'compsim', "--state-compact-mb must be a positive number, got '0'"],
+    [USAGE, ['serve', '--api-version', '2024-01'], 'compsim', "--api-version must be spec, 2026-08 or 2025-10, got '2024-01'"],
+    [USAGE, ['serve', '--unknown-tokens', 'guess'], 'compsim', "--unknown-tokens must be refuse or synthetic, got 'guess'"],
     [RUN_USAGE, ['run'], 'compsim run', 'name at least one scenario file or folder'],
     [RUN_USAGE, ['run', 'a', '--frobnicate'], 'compsim run', "unknown option '--frobnicate'"],
     [RUN_USAGE, ['run', 'a', '--report'], 'compsim run', '--report needs a value'],

@@ -58,7 +58,7 @@ const admin = createClient({ baseUrl, apiKey: ADMIN });
 const health = await admin.GET('/api/health');
 const moved = await admin.sim.advance('5m');
 const price = await admin.price(SOL);
-const denied: ErrorResponse | undefined = (await createClient({ baseUrl }).balances()).error;
+const denied: ErrorResponse | undefined = (await createClient({ baseUrl }).balances('3f1c9a4e-6b2d-4e8f-9a7c-1d2e3f4a5b6c')).error;
 server.close();
 
 const msw = setupServer(...handlers(world, { baseUrl: 'https://api.example' }));

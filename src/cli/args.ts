@@ -1,4 +1,5 @@
 // Command-line parsing for every compsim command on util.parseArgs (usage errors exit 2), common value parsers, and the options of `compsim serve`.
+import { API_VERSIONS, type ApiVersion } from '../domain/versions.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** A usage error: printed with the usage text, exit code 2. */
@@ -105,6 +106,10 @@ export interface ServeArgs {
   walletDomain?: string;
   /** `--inference-signer <address>` (repeatable): trusted inference signers besides upstream's. */
   inferenceSigners?: string[];
+  /** `--api-version spec|2026-08|2025-10` (default spec). */
+  apiVersion?: ApiVersion;
+  /** `--unknown-tokens refuse|synthetic` (default refuse). */
+  unknownTokens?: 'refuse' | 'synthetic';
 }
 
 export const USAGE = `Usage: compsim serve [options]
@@ -126,6 +131,9 @@ Options:
   --log-level <level>   trace|debug|info|warn|error|fatal|silent (default info)
   --sim-api             serve the simulation control API /api/sim/* (admin key; off by default)
   --rate-limits upstream|off  the hosted service's per-agent rate limits on virtual time (default off)
+  --api-version <v>     spec | 2026-08 | 2025-10: the API version served (default spec; docs/versions.md)
+  --unknown-tokens refuse|synthetic  synthetic: any valid token address outside the catalogue gets a seeded
+                        price path (default refuse: no price, as the hosted service for a token it cannot price)
   --state <dir>         keep the world in <dir> across restarts (journal + snapshots, fsync before each answer;
                         one process per directory); without it everything stays in memory
   --state-compact-mb <n>  write a compacted snapshot once the journal reaches n MB (default 16)
@@ -137,7 +145,7 @@ const SERVE_OPTIONS = {
   port: { type: 'string', default: '3000' }, host: { type: 'string', default: '127.0.0.1' }, seed: str,
   clock: { type: 'string', default: 'manual' }, world: str, 'admin-key': str, 'log-level': { type: 'string', default: 'info' },
   'sim-api': bool, 'rate-limits': str, state: str, 'state-compact-mb': str, 'wallet-domain': str,
-  'inference-signer': { type: 'string', multiple: true },
+  'inference-signer': { type: 'string', multiple: true }, 'api-version': str, 'unknown-tokens': str,
 } as const;
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -157,5 +165,7 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
     logLevel: choice('--log-level', v['log-level'], LEVELS, `one of ${LEVELS.join(', ')}`), simApi: v['sim-api'],
     rateLimits: opt(v['rate-limits'], (r) => choice('--rate-limits', r, ['upstream', 'off'])),
     state: v.state, stateCompactMb: opt(mb, Number), walletDomain: v['wallet-domain'], inferenceSigners: v['inference-signer'],
+    apiVersion: opt(v['api-version'], (a) => choice('--api-version', a, API_VERSIONS)),
+    unknownTokens: opt(v['unknown-tokens'], (u) => choice('--unknown-tokens', u, ['refuse', 'synthetic'])),
   });
 }

@@ -52,7 +52,11 @@ function readFixture(path: string): WorldFixture {
 }
 
 function banner(world: World, url: string, args: ServeArgs, admins: number): string {
-  const lines = [`compsim ${world.deps.config.version} listening on ${url}  (clock: ${args.clock}, seed: ${String(world.deps.config.seed)})`];
+  const { config } = world.deps;
+  const lines = [
+    `compsim ${config.version} listening on ${url}  (clock: ${args.clock}, seed: ${String(config.seed)})`,
+    `API version: ${config.apiVersion} (team keys: the team era)${config.unknownTokens === 'synthetic' ? '; unknown tokens: synthetic prices' : ''}`,
+  ];
   if (args.simApi) lines.push(`simulation control API: ${url}/api/sim/* (admin key)`);
   if (args.rateLimits === 'upstream') lines.push('rate limits: upstream (per agent, on virtual time)');
   if (args.state) lines.push(`state directory: ${args.state} (kept across restarts)`);
@@ -101,6 +105,8 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
       ...(fixture ? { fixture } : {}),
       ...(args.adminKey ? { admin: { ...fixture?.admin, apiKey: args.adminKey } } : {}),
       ...(args.rateLimits ? { rateLimits: args.rateLimits } : {}),
+      ...(args.apiVersion ? { apiVersion: args.apiVersion } : {}),
+      ...(args.unknownTokens ? { unknownTokens: args.unknownTokens } : {}),
       walletDomain: args.walletDomain ?? url,
       ...(args.inferenceSigners ? { inferenceSigners: args.inferenceSigners } : {}),
     }, state);

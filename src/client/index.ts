@@ -47,8 +47,8 @@ export function parseDuration(duration: number | string): number {
 export interface Conveniences {
   /** `POST /api/trade/execute` with `body`. */
   trade(body: TradeRequest): ReturnType<typeof postTrade>;
-  /** `GET /api/agent/balances` (`?competitionId=` when given; else the agent's active competition). */
-  balances(competitionId?: string): ReturnType<typeof getBalances>;
+  /** `GET /api/agent/balances?competitionId=`: the agent's balances in that competition. */
+  balances(competitionId: string): ReturnType<typeof getBalances>;
   /**
    * `GET /api/price?token=`: `chain` `evm`/`svm` is sent as `chain`; a specific chain such as `base`
    * as `chain=evm&specificChain=base`.
@@ -64,8 +64,7 @@ export interface Conveniences {
 }
 
 const postTrade = (http: Client<paths>, body: TradeRequest) => http.POST('/api/trade/execute', { body });
-const getBalances = (http: Client<paths>, competitionId?: string) =>
-  http.GET('/api/agent/balances', { params: { query: competitionId === undefined ? {} : { competitionId } } });
+const getBalances = (http: Client<paths>, competitionId: string) => http.GET('/api/agent/balances', { params: { query: { competitionId } } });
 const getPrice = (http: Client<paths>, token: string, chain?: Chain) => {
   const where = chain === undefined ? {} : chain === 'evm' || chain === 'svm' ? { chain } : { chain: 'evm', specificChain: chain };
   return http.GET('/api/price', { params: { query: { token, ...where } } });

@@ -2986,6 +2986,16 @@ export interface operations {
                         services: {
                             [key: string]: "ok";
                         };
+                        /**
+                         * @description The API version the world speaks (compsim only).
+                         * @enum {string}
+                         */
+                        apiVersion: "spec" | "2026-08" | "2025-10";
+                        /**
+                         * @description How tokens outside the catalogue are priced (compsim only).
+                         * @enum {string}
+                         */
+                        unknownTokens: "refuse" | "synthetic";
                     };
                 };
             };
@@ -3300,8 +3310,8 @@ export interface operations {
     };
     "agent.balances": {
         parameters: {
-            query?: {
-                competitionId?: string;
+            query: {
+                competitionId: string;
             };
             header?: never;
             path?: never;
@@ -3319,8 +3329,8 @@ export interface operations {
                         /** @constant */
                         success: true;
                         agentId: string;
-                        competitionId: string;
                         balances: components["schemas"]["Balance"][];
+                        competitionId?: string;
                     };
                 };
             };
@@ -3384,8 +3394,8 @@ export interface operations {
     };
     "agent.trades": {
         parameters: {
-            query?: {
-                competitionId?: string;
+            query: {
+                competitionId: string;
             };
             header?: never;
             path?: never;
@@ -10361,8 +10371,8 @@ export interface operations {
     };
     "agent.perps.positions": {
         parameters: {
-            query?: {
-                competitionId?: string;
+            query: {
+                competitionId: string;
             };
             header?: never;
             path?: never;
@@ -10445,8 +10455,8 @@ export interface operations {
     };
     "agent.perps.account": {
         parameters: {
-            query?: {
-                competitionId?: string;
+            query: {
+                competitionId: string;
             };
             header?: never;
             path?: never;
@@ -11323,6 +11333,10 @@ export interface operations {
                         leaderboardAccess?: "participants" | "admin";
                         /** @enum {string} */
                         rateLimits?: "upstream" | "off";
+                        /** @enum {string} */
+                        apiVersion?: "spec" | "2026-08" | "2025-10";
+                        /** @enum {string} */
+                        unknownTokens?: "refuse" | "synthetic";
                         fixture?: {
                             [key: string]: unknown;
                         };

@@ -7,12 +7,17 @@ import type { Store } from '../ports/store.js';
 import type { Caches } from './data/caches.js';
 import type { InitialBalance, TradingConstraints } from './model.js';
 import type { Tables } from './tables.js';
+import type { ApiVersion } from './versions.js';
 
 /** How trade slippage is computed. */
 export type SlippageMode = 'upstream' | 'expected' | 'none';
 
 /** Resolved world configuration (defaults applied by src/config.ts). */
 export interface WorldConfig {
+  /** The API version the world speaks (rules in domain/versions.ts). */
+  apiVersion: ApiVersion;
+  /** `synthetic`: tokens outside the catalogue get seeded prices; `refuse`: they have none. */
+  unknownTokens: 'refuse' | 'synthetic';
   seed: number | string;
   startTime: number;
   /** EVM chain discovery order for prices without a specific chain. */

@@ -6,6 +6,8 @@ type P = Record<string, string | number>;
 export const ERRORS = {
   // auth
   AGENT_KEY_MISSING: [401, () => '[AuthMiddleware] Authentication required. No API key provided. Use Authorization: Bearer YOUR_API_KEY'],
+  /** The October-2025 wording (its middleware tried a Privy token first). */
+  AGENT_KEY_MISSING_PRIVY: [401, () => '[AuthMiddleware] Authentication required. Invalid Privy token or no API key provided. Use Authorization: Bearer YOUR_API_KEY'],
   AGENT_KEY_INVALID: [401, () => "Invalid API key. This key may have been reset or is no longer associated with an active account. Please ensure you're using your most recent API key."],
   ADMIN_KEY_MISSING: [401, () => 'Admin authentication required. Use Authorization: Bearer YOUR_ADMIN_API_KEY'],
   ADMIN_KEY_INVALID: [401, () => 'Invalid admin API key. This key may have been reset or is no longer associated with an active admin account.'],
@@ -101,6 +103,7 @@ export const ERRORS = {
   TRADE_BAD_AMOUNT: [400, () => 'Amount must be a positive number'],
   INVALID_UUID_SYNTAX: [400, (p: P) => `invalid input syntax for type uuid: "${p.value}"`],
   TRADE_PERPS: [400, () => 'This endpoint is not available for perpetual futures competitions. Perpetual futures positions are managed through external providers, not through this API.'],
+  TRADE_PERPS_2025: [400, () => 'This endpoint is not available for perpetual futures competitions. Perpetual futures positions are managed through Symphony, not through this API.'],
   TRADE_SPOT_LIVE: [400, () => 'This endpoint is not available for spot live trading competitions. Spot live trades occur on-chain through DEXs and are detected automatically.'],
   TRADE_COMPETITION_ENDED: [400, (p: P) => `Competition has ended. Trading is no longer allowed for competition: ${p.name}`],
   TRADE_NOT_REGISTERED: [403, (p: P) => `Agent ${p.agentId} is not registered for competition ${p.competitionId}. Trading is not allowed.`],
@@ -184,6 +187,9 @@ export const ERRORS = {
   PERPS_ONLY_ACCOUNT: [400, () => 'This endpoint is only available for perpetual futures competitions. Use GET /api/agent/balances for paper trading account.'],
   PERPS_ONLY_COMPETITION: [400, () => 'This endpoint is only available for perpetual futures competitions. Use GET /api/competitions/{id}/agents/{agentId}/trades for paper trading competitions.'],
   PERPS_ONLY_ADMIN: [400, () => 'This endpoint is only available for perpetual futures competitions'],
+  /** October 2025: the agent perps routes read the active competition. */
+  PERPS_NO_ACTIVE: [404, () => 'No active competition found'],
+  PERPS_NOT_REGISTERED_ACTIVE: [403, () => 'Agent is not registered in the active perps competition'],
   PERPS_NOT_REGISTERED: [403, () => 'Agent is not registered in this competition'],
   PERPS_AGENT_NOT_PARTICIPATING: [404, () => 'Agent is not participating in this competition'],
   PERPS_NOT_ACTIVE: [400, (p: P) => `Competition is not active (status: ${p.status})`],

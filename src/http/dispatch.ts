@@ -1,6 +1,8 @@
 // The request path shared by compsim serve, the msw handlers and the in-process target: the route table on @koa/router, then read body -> auth -> edge gate (rate limits) -> validation -> handler -> envelope -> journal.
 import Router, { type RouterMiddleware } from '@koa/router';
 import { ANONYMOUS, authenticate } from '../domain/access/auth.js';
+import { requireActiveCompetition } from '../domain/competitions/route-competition.js';
+import { needsActiveCompetition, routeAvailable } from '../domain/versions.js';
 import type { Principal } from '../domain/model.js';
 import { HttpError, toErrorResponse } from './envelope.js';
 import type { HttpWorld, RouteDef } from './route.js';
@@ -164,6 +166,9 @@ export async function dispatch(world: HttpWorld, match: RouteMatch | null, req: 
     const method = req.method.toUpperCase();
     // Upstream's limiter runs after authentication and before routing (so unknown paths count too).
     const gate = () => (world.sim ? world.sim.gate({ method, path: req.path, principal, authorization: headers.authorization, ip: req.ip, headers }) : null);
+    const version = world.deps.config.apiVersion;
+    // A route the world's API version does not have answers like a path nobody serves.
+    if (match && !routeAvailable(version, match.def.id)) match = null;
     if (!match) {
       if (under(KEY, req.path)) principal = await authenticate(world.deps, 'key', headers.authorization, under(LEGACY_AUTH, req.path));
       const refused = await gate();
@@ -175,6 +180,8 @@ export async function dispatch(world: HttpWorld, match: RouteMatch | null, req: 
     principal = await authenticate(world.deps, def.auth, headers.authorization, under(LEGACY_AUTH, req.path));
     const refused = await gate();
     if (refused) return { status: refused.status ?? 429, body: refused.body, headers: refused.headers ?? {}, principal, routeId };
+    // The version's active-competition middleware runs before the route's own checks (team keys keep the team era's).
+    if (needsActiveCompetition(version, def.id) && !(principal.kind === 'agent' && principal.generation === 'legacy')) await requireActiveCompetition(world.deps);
     const query = { ...(req.query ?? {}) };
     const body = req.body === undefined ? {} : req.body;
     const maxDepth = def.generation === 'sim' ? 2 * MAX_JSON_DEPTH : MAX_JSON_DEPTH;

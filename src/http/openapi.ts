@@ -1,4 +1,5 @@
 // The OpenAPI 3.1 document, built from the route table: operations, parameters, bodies, every documented response (with examples), tags and security schemes.
+import { DEFAULT_API_VERSION, routeAvailable, rule, type ApiVersion, type CompetitionIdMode } from '../domain/versions.js';
 import { contractSchema, type JSONSchema, type RouteDef } from './route.js';
 import { ROUTES } from './resources/index.js';
 import { COMPONENTS, documentedResponses, STATUS_DESCRIPTIONS } from './responses.js';
@@ -11,6 +12,8 @@ export interface OpenApiOptions {
   serverUrl?: string;
   /** Include `/api/sim/*` (default true). */
   simApi?: boolean;
+  /** The API version described: routes it lacks are left out (default `spec`). */
+  apiVersion?: ApiVersion;
 }
 
 /** An OpenAPI 3.1 document (plain JSON). */
@@ -118,11 +121,43 @@ export function exampleOf(schema: JSONSchema, depth = 0, key = '', within = ''):
   }
 }
 
+/** The rules-table row deciding `competitionId` of a route, and the request part that carries it. */
+const COMPETITION_ID_RULES: Record<string, { rule: 'competitionIdExecute' | 'competitionIdQuote' | 'competitionIdBalances' | 'competitionIdTrades' | 'competitionIdPerps'; part: 'query' | 'body' }> = {
+  'trade.execute': { rule: 'competitionIdExecute', part: 'body' },
+  'trade.quote': { rule: 'competitionIdQuote', part: 'query' },
+  'agent.balances': { rule: 'competitionIdBalances', part: 'query' },
+  'agent.trades': { rule: 'competitionIdTrades', part: 'query' },
+  'agent.perps.positions': { rule: 'competitionIdPerps', part: 'query' },
+  'agent.perps.account': { rule: 'competitionIdPerps', part: 'query' },
+};
+
+/**
+ * The contract of one request part of `def` in `version`: the route's schema without its
+ * handler-checked marks, with `competitionId` required, optional or not read as the version's
+ * rules say.
+ */
+function partContract(def: RouteDef, part: 'params' | 'query' | 'body', version: ApiVersion): JSONSchema | undefined {
+  const schema = def.schemas?.[part];
+  if (!schema) return undefined;
+  const s = contractSchema(schema);
+  const r = COMPETITION_ID_RULES[def.id];
+  const props = s.properties as Record<string, JSONSchema> | undefined;
+  if (!r || r.part !== part || !props?.competitionId) return s;
+  const mode: CompetitionIdMode = rule(version, r.rule);
+  const required = ((s.required ?? []) as string[]).filter((k) => k !== 'competitionId');
+  if (mode === 'required') return { ...s, required: [...required, 'competitionId'] };
+  if (mode === 'active') {
+    const { competitionId, ...rest } = props;
+    return { ...s, properties: { ...rest, competitionId: { ...competitionId, description: 'Not read in this API version: the active competition is used' } }, required };
+  }
+  return s;
+}
+
 /** Path and query parameters from the route's request schemas. */
-function parameters(def: RouteDef): Record<string, unknown>[] {
+function parameters(def: RouteDef, version: ApiVersion): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const where of ['params', 'query'] as const) {
-    const s = def.schemas?.[where] && contractSchema(def.schemas[where]);
+    const s = partContract(def, where, version);
     if (!s) continue;
     const required = new Set((s.required ?? []) as string[]);
     for (const [name, schema] of Object.entries((s.properties ?? {}) as Record<string, JSONSchema>)) {
@@ -158,9 +193,9 @@ function responses(def: RouteDef): Record<string, unknown> {
   return out;
 }
 
-function operation(def: RouteDef): Record<string, unknown> {
-  const params = parameters(def);
-  const body = def.schemas?.body && contractSchema(def.schemas.body);
+function operation(def: RouteDef, version: ApiVersion): Record<string, unknown> {
+  const params = parameters(def, version);
+  const body = partContract(def, 'body', version);
   // A body is required when it has required fields; without one the server reads `{}`.
   const bodyRequired = Array.isArray(body?.required) && (body.required as unknown[]).length > 0;
   return {
@@ -196,16 +231,19 @@ function explicitFreeForm<T>(value: T): T {
 
 /** Builds the OpenAPI 3.1 document of `routes` (default: every compsim route). Pure: the same input gives the same document. */
 export function buildOpenApi(routes: readonly RouteDef[] = ROUTES, options: OpenApiOptions): OpenApiDocument {
-  const included = options.simApi === false ? routes.filter((r) => r.generation !== 'sim') : routes;
+  const apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
+  const included = routes.filter((r) => (options.simApi !== false || r.generation !== 'sim') && routeAvailable(apiVersion, r.id));
   const paths: OpenApiDocument['paths'] = {};
-  for (const def of included) (paths[def.path] ??= {})[def.method.toLowerCase()] = explicitFreeForm(operation(def));
+  for (const def of included) (paths[def.path] ??= {})[def.method.toLowerCase()] = explicitFreeForm(operation(def, apiVersion));
   const usedTags = new Set(included.map((r) => r.tag));
   return {
     openapi: '3.1.0',
     info: {
       title: 'compsim: agent trading-competition API (offline reference server)',
       version: options.version,
+      'x-api-version': apiVersion,
       description: [
+        `API version \`${apiVersion}\` (docs/versions.md; team keys always get the team era).`,
         'An offline, deterministic stand-in for the agent trading-competition HTTP API: the current agent-based generation,',
         options.simApi === false ? 'and the legacy team-based one.' : 'the legacy team-based one, and compsim\'s own simulation control API (`/api/sim/*`).',
         'Every error answer is the envelope',

@@ -65,16 +65,14 @@ describe('compsim/client', function () {
     expect(refused.error!.error).to.equal('Unable to determine price for tokens');
   });
 
-  it('balances(): the active competition without an id, the given one with it, and the 400 of a malformed id', async () => {
-    const active = await bot.balances();
-    expect(active.data!.competitionId).to.equal(competitionId);
-    expect(active.data!.balances.find((b) => b.tokenAddress === SOL)!.symbol).to.equal('SOL');
+  it('balances(): the given competition\'s balances, and the 400 of a malformed id', async () => {
     const given = await bot.balances(competitionId);
     expect(given.data!.competitionId).to.equal(competitionId);
+    expect(given.data!.balances.find((b) => b.tokenAddress === SOL)!.symbol).to.equal('SOL');
     const bad = await bot.balances('nope');
     expect(bad.response.status).to.equal(400);
     expect(bad.error).to.deep.equal({ success: false, error: 'Invalid request: competitionId (invalid UUID)' });
-    expect(sent).to.deep.equal(['GET /api/agent/balances', `GET /api/agent/balances?competitionId=${competitionId}`, 'GET /api/agent/balances?competitionId=nope']);
+    expect(sent).to.deep.equal([`GET /api/agent/balances?competitionId=${competitionId}`, 'GET /api/agent/balances?competitionId=nope']);
   });
 
   it('price(): a parent chain as chain, a specific chain as chain=evm&specificChain (200)', async () => {

@@ -11,9 +11,9 @@ import { TOK } from '../helpers/trading.js';
 const BASE = 'https://api.example';
 
 /** The bot under test: buys SOL with a share of its USDC, the way a bot would against the hosted service. */
-async function tinyBot(apiKey: string, share: number): Promise<{ ok: boolean; bought: number }> {
+async function tinyBot(apiKey: string, competitionId: string, share: number): Promise<{ ok: boolean; bought: number }> {
   const auth = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
-  const balances = await (await fetch(`${BASE}/api/agent/balances`, { headers: auth })).json() as { balances: { symbol: string; amount: number }[] };
+  const balances = await (await fetch(`${BASE}/api/agent/balances?competitionId=${competitionId}`, { headers: auth })).json() as { balances: { symbol: string; amount: number }[] };
   const usdc = balances.balances.find((b) => b.symbol === 'USDC')!.amount;
   const res = await fetch(`${BASE}/api/trade/execute`, {
     method: 'POST', headers: auth,
@@ -44,7 +44,7 @@ describe('msw handlers (compsim/msw)', () => {
       name: 'msw cup', agentIds: [user.body.agent.id], paperTradingInitialBalances: [{ specificChain: 'svm', tokenSymbol: 'usdc', amount: 1000 }],
     });
     expect(start.status).to.equal(200);
-    const r = await tinyBot(user.body.agent.apiKey, 0.15);
+    const r = await tinyBot(user.body.agent.apiKey, start.body.competition.id, 0.15);
     expect(r).to.deep.equal({ ok: true, bought: 1 });
     const rows = await world.deps.store.read((tx) => tx.all('trades'));
     expect(rows).to.have.length(1);

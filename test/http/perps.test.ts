@@ -200,7 +200,7 @@ describe('perpetual futures', () => {
       expectError(await open({ asset: 'BTC', side: 'long', sizeUsd: 100, leverage: 2 }, 'x'), 400, 'Invalid request: competitionId (invalid UUID)');
     });
 
-    it('answers the agent reads with upstream\'s errors (400, 401, 403, 404) and resolves an absent competitionId', async () => {
+    it('answers the agent reads with upstream\'s errors (400, 401, 403, 404) and requires competitionId', async () => {
       const paper = await c.s.call('POST', '/api/admin/competition/start', { key: ADMIN_KEY, body: { name: 'Paper', agentIds: [c.agents[1]!.agentId] } });
       const pid = paper.body.competition.id;
       expectError(await positions(1, { competitionId: pid }), 400,
@@ -212,8 +212,8 @@ describe('perpetual futures', () => {
       const outsider = await createAgent(c.s, ADMIN_KEY, 'Outsider', { agentWalletAddress: nextWallet() });
       expectError(await c.s.call('GET', '/api/agent/perps/account', { key: outsider.apiKey, query: { competitionId: c.cid } }), 403, 'Agent is not registered in this competition');
       expectError(await c.s.call('GET', '/api/agent/perps/positions', { key: ADMIN_KEY, query: { competitionId: c.cid } }), 401, 'Authentication required');
-      // Agent 0 is only in the perps cup; agent 1 is in two active competitions and must name one.
-      expect((await positions(0, {})).body.competitionId).to.equal(c.cid);
+      // The spec version requires it, even of an agent in a single competition.
+      expectError(await positions(0, {}), 400, 'Missing required parameter: competitionId. Use GET /api/agent/perps/positions?competitionId=xxx');
       expectError(await account(1, {}), 400, 'Missing required parameter: competitionId. Use GET /api/agent/perps/account?competitionId=xxx');
       const paperBalances = await c.s.call('GET', '/api/agent/balances', { key: c.agents[0]!.apiKey, query: { competitionId: c.cid } });
       expectError(paperBalances, 400, 'This endpoint is not available for perpetual futures competitions. Use GET /api/agent/perps/account for account summary.');

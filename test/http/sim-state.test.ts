@@ -133,7 +133,8 @@ describe('GET /api/sim/dump and POST /api/sim/load', () => {
     const res = await a.call('GET', '/api/sim/dump', { key: ADMIN_KEY });
     expect(res.body).to.include({ success: true, format: 'compsim-world', version: 1 });
     expect(res.body.tables.agents).to.have.length(3);
-    expect(res.body.aux).to.have.keys('clock', 'ids', 'priceOverrides', 'priceTapes', 'faults');
+    expect(res.body.aux).to.have.keys('clock', 'ids', 'priceOverrides', 'priceTapes', 'faults', 'mode');
+    expect(res.body.aux.mode).to.deep.equal({ apiVersion: 'spec', unknownTokens: 'refuse' });
   });
 
   it('loads a dump into a fresh server, which then answers exactly as the original (200)', async () => {

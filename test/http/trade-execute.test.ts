@@ -52,14 +52,14 @@ describe('POST /api/trade/execute', () => {
         const [row] = await b.s.world.deps.store.read((tx) => tx.find('trades', 'competition', b.competitionId));
         expect(row).to.not.have.property('price');
         expect(row).to.include({ fromAmount: 7, toAmount: t.toAmount });
-        const listed = await b.s.call('GET', '/api/agent/trades', { key: b.agents[0]!.apiKey });
+        const listed = await b.s.call('GET', '/api/agent/trades', { key: b.agents[0]!.apiKey, query: { competitionId: b.competitionId } });
         expect(listed.body.trades.map((x: { price: number }) => x.price)).to.deep.equal([t.price]);
         // A document written before price was derived stores it; loading it still works and answers the same.
         const dump = (await b.s.call('GET', '/api/sim/dump', { key: ADMIN_KEY })).body;
         dump.tables.trades[0].price = t.price;
         const loaded = await b.s.call('POST', '/api/sim/load', { key: ADMIN_KEY, body: dump });
         expect(loaded.status, JSON.stringify(loaded.body)).to.equal(200);
-        const again = await b.s.call('GET', '/api/agent/trades', { key: b.agents[0]!.apiKey });
+        const again = await b.s.call('GET', '/api/agent/trades', { key: b.agents[0]!.apiKey, query: { competitionId: b.competitionId } });
         expect(again.body.trades).to.deep.equal(listed.body.trades);
       } finally {
         await b.s.close();

@@ -82,21 +82,22 @@ describe('GET /api/agent/balances and GET /api/agent/trades', () => {
       const rows = tx.find('balances', 'agentCompetition', `${a.agents[0]!.agentId}:${a.competitionId}`);
       tx.put('balances', { ...rows[0]!, tokenAddress: 'UnpricedToken1111', symbol: 'odd' });
     });
-    const res = await get('/api/agent/balances');
+    const res = await get('/api/agent/balances', { competitionId: a.competitionId });
     expect(res.body.balances[0]).to.include({ tokenAddress: 'UnpricedToken1111', symbol: 'odd', chain: 'svm' });
     expect(res.body.balances[0]).to.not.have.property('price');
   });
 
-  it('lists the agent\'s trades newest first, with and without competitionId (200)', async () => {
+  it('lists the agent\'s trades newest first (200); without competitionId the spec version answers 400', async () => {
     await a.trade({ fromToken: TOK.SVM_USDC, toToken: TOK.SOL, amount: '15', reason: 'first' });
     await a.s.world.advance(60_000);
     await a.trade({ fromToken: TOK.SVM_USDC, toToken: TOK.SOL, amount: '15', reason: 'second' });
-    const res = await get('/api/agent/trades');
+    const res = await get('/api/agent/trades', { competitionId: a.competitionId });
     expect(res.status).to.equal(200);
     expect(res.body.agentId).to.equal(a.agents[0]!.agentId);
     expect(res.body.trades.map((t: { reason: string }) => t.reason)).to.deep.equal(['second', 'first']);
-    expect((await get('/api/agent/trades', { competitionId: a.competitionId })).body.trades).to.have.length(2);
-    expect((await get('/api/agent/trades', {}, a.agents[1]!.apiKey)).body.trades).to.deep.equal([]);
+    expect((await get('/api/agent/trades', { competitionId: a.competitionId }, a.agents[1]!.apiKey)).body.trades).to.deep.equal([]);
+    expectError(await get('/api/agent/trades'), 400, 'Missing required parameter: competitionId. Use GET /api/agent/trades?competitionId=xxx');
+    expectError(await get('/api/agent/balances'), 400, 'Missing required parameter: competitionId. Use GET /api/agent/balances?competitionId=xxx');
   });
 
   it('answers an unregistered agent with empty lists (no registration check, as upstream)', async () => {

@@ -133,7 +133,7 @@ describe('compsim record (child processes)', function () {
         fromToken: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', toToken: 'So11111111111111111111111111111111111111112', amount: '100', reason: 'recorded',
       });
       expect(trade.status).to.equal(200);
-      expect((await call('GET', '/api/agent/balances', key)).status).to.equal(200);
+      expect((await call('GET', `/api/agent/balances?competitionId=${cup.body.competition.id as string}`, key)).status).to.equal(200);
       expect((await call('GET', '/api/agent/balances', 'bogus_key')).status).to.equal(401);
       rec.child.kill('SIGINT');
       expect(await rec.exited).to.equal(0);
@@ -150,6 +150,7 @@ describe('compsim record (child processes)', function () {
       // Ids of the recorded run are references to the answers that introduced them.
       expect(doc.steps[1].body.agentIds).to.deep.equal(['${rec_bot.id}']);
       expect(JSON.stringify(doc.steps.slice(1))).to.not.include(user.body.agent.id as string);
+      expect(doc.steps[4].query).to.deep.equal({ competitionId: '${competition}' });
       expect(readFileSync(out, 'utf8')).to.not.include(key);
 
       const local = await runToEnd(['run', relative(ROOT, out), '--json']);

@@ -278,6 +278,28 @@ describe('dumps of real worlds load', function () {
     }
   });
 
+  it('keeps the API version and synthetic tokens of a file-backed world across a restart (--state)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compsim-mode-'));
+    const quiet = { info: () => {}, warn: () => {} };
+    const odd = '0x1234567890abcdef1234567890abcdef12345678';
+    try {
+      const p1 = await openServeState(dir, quiet);
+      const w = await createWorld({ seed: 5, apiVersion: '2025-10', unknownTokens: 'synthetic' }, p1);
+      const price = w.deps.prices.price(odd, 'eth', w.deps.clock.now());
+      expect(price).to.be.a('number');
+      await p1.close();
+      const p2 = await openServeState(dir, quiet);
+      // Started again without the options: the directory keeps the world it was created with.
+      const reopened = await createWorld({ seed: 5 }, p2);
+      expect(reopened.config).to.include({ apiVersion: '2025-10', unknownTokens: 'synthetic' });
+      expect(reopened.deps.prices.price(odd, 'eth', reopened.deps.clock.now())).to.equal(price);
+      expect((await reopened.dump()).aux).to.deep.include({ mode: { apiVersion: '2025-10', unknownTokens: 'synthetic' } });
+      await p2.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('round-trips the world of every scenario in scenarios/ after it ran', async () => {
     const files = findScenarioFiles([join(ROOT, 'scenarios')]);
     expect(files.length).to.be.greaterThan(10);

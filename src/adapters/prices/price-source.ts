@@ -5,6 +5,7 @@ import type {
 } from '../../ports/prices.js';
 import { Catalogue, key, SpellingMemo, type CatalogueToken } from './catalogue.js';
 import type { FeedFn } from './feeds.js';
+import type { SyntheticTokens } from './synthetic.js';
 import { TapeTable } from './tape-table.js';
 
 /** Manual overrides keyed by chain and lower-cased address. */
@@ -91,7 +92,12 @@ export class FeedPriceSource implements PriceSource {
   readonly overrides = new OverrideTable();
   readonly tapes = new TapeTable();
 
-  constructor(private readonly cat: Catalogue, private feed: FeedFn, private readonly faults?: PriceFaultLookup) {}
+  constructor(private readonly cat: Catalogue, private feed: FeedFn, private readonly faults?: PriceFaultLookup, readonly synthetic?: SyntheticTokens) {}
+
+  /** The catalogue token, else (unknownTokens "synthetic") the synthetic one. */
+  private token(address: string, specificChain: SpecificChain): CatalogueToken | undefined {
+    return this.cat.find(address, specificChain) ?? this.synthetic?.find(address, specificChain);
+  }
 
   /** Swaps the feed (world reset with a new seed). */
   setFeed(feed: FeedFn): void {
@@ -103,7 +109,7 @@ export class FeedPriceSource implements PriceSource {
   }
 
   quote(address: string, specificChain: SpecificChain, at: number): PriceQuote | null {
-    const tok = this.cat.find(address, specificChain);
+    const tok = this.token(address, specificChain);
     const faults = this.faults?.priceFaults(address, specificChain) ?? NO_FAULTS;
     const price = this.faulted(address, specificChain, at, tok, faults);
     if (price === null) return null;
@@ -116,7 +122,7 @@ export class FeedPriceSource implements PriceSource {
 
   price(address: string, specificChain: SpecificChain, at: number): number | null {
     const faults = this.faults?.priceFaults(address, specificChain) ?? NO_FAULTS;
-    return this.faulted(address, specificChain, at, this.cat.find(address, specificChain), faults);
+    return this.faulted(address, specificChain, at, this.token(address, specificChain), faults);
   }
 
   /** The price after the token's price faults, in the order they were added. */
@@ -137,7 +143,7 @@ export class FeedPriceSource implements PriceSource {
     const taped = this.tapes.price(address, specificChain, at);
     if (taped !== undefined) return taped;
     if (!tok) return null;
-    const price = this.feed(tok, specificChain, at);
+    const price = this.synthetic?.owns(tok) ? this.synthetic.price(tok, at) : this.feed(tok, specificChain, at);
     return price === null || !Number.isFinite(price) ? null : price;
   }
 }

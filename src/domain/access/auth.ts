@@ -5,6 +5,7 @@ import { DomainError } from '../errors.js';
 import { legacyAdminPrincipal, rejectDeactivatedTeam } from '../legacy/auth.js';
 import type { Admin, Agent, Principal } from '../model.js';
 import type { Tables } from '../tables.js';
+import { versionRule } from '../versions.js';
 
 /** Upstream accepts exactly `Bearer <key>` (capital B, one space); anything else is "no key". */
 export function parseBearer(header: string | undefined): string | null {
@@ -83,7 +84,7 @@ export async function authenticate(
     }
     if (key === null) {
       if (mode === 'optional') return { kind: 'anonymous' };
-      throw new DomainError(legacy ? 'LEGACY_KEY_MISSING' : 'AGENT_KEY_MISSING');
+      throw new DomainError(legacy ? 'LEGACY_KEY_MISSING' : versionRule(deps, 'agentKeyMissing'));
     }
     const agent = principalByKey(deps, tx, 'agents', key);
     if (agent) return agent;

@@ -1,6 +1,8 @@
 // Perps reads: the agent's positions and account, a competition's positions per agent and in total, the spec era's summary and the detail stats.
 import type { ReadTx } from '../../ports/store.js';
-import { implicitCompetitionId, requireCompetition } from '../competitions/create.js';
+import { requireCompetition } from '../competitions/create.js';
+import { activeCompetitionFor, routeCompetitionId } from '../competitions/route-competition.js';
+import { versionRule } from '../versions.js';
 import type { Deps } from '../deps.js';
 import { DomainError, type ErrorCode } from '../errors.js';
 import type { Agent, Competition, PerpsPosition, Principal } from '../model.js';
@@ -15,14 +17,23 @@ function newestOpened(rows: readonly PerpsPosition[]): PerpsPosition[] {
 }
 
 /**
- * The perps competition an agent route means: `competitionId`, or (absent, DESIGN §6 rule 2) the
- * one active competition of the agent. Unknown -> 404, not perps -> 400 (`notPerps`), the caller
- * not active in it -> 403.
+ * The perps competition an agent route means, by the version's rule: `competitionId` given,
+ * implicit or required. Unknown -> 404, not perps -> 400 (`notPerps`), the caller not active in
+ * it -> 403. October 2025 (`active`) read the active competition: none -> 404 `No active
+ * competition found`, and its own 403 text.
  */
 function agentPerpsCompetition(
-  tx: ReadTx<Tables>, principal: Principal, agentId: string, competitionId: string | undefined, usage: string, notPerps: ErrorCode,
+  deps: Deps, tx: ReadTx<Tables>, principal: Principal, agentId: string, competitionId: string | undefined, usage: string, notPerps: ErrorCode,
 ): Competition {
-  const id = competitionId ?? (implicitCompetitionId(tx, principal, usage));
+  const mode = versionRule(deps, 'competitionIdPerps');
+  if (mode === 'active') {
+    const comp = activeCompetitionFor(tx, principal);
+    if (!comp) throw new DomainError('PERPS_NO_ACTIVE');
+    if (comp.type !== 'perpetual_futures') throw new DomainError(notPerps);
+    if (tx.get('competitionAgents', `${comp.id}:${agentId}`)?.status !== 'active') throw new DomainError('PERPS_NOT_REGISTERED_ACTIVE');
+    return comp;
+  }
+  const id = routeCompetitionId(tx, principal, competitionId, mode, usage);
   const comp = tx.get('competitions', id);
   if (!comp) throw new DomainError('COMPETITION_NOT_FOUND');
   if (comp.type !== 'perpetual_futures') throw new DomainError(notPerps);
@@ -34,7 +45,7 @@ function agentPerpsCompetition(
 export async function agentPerpsPositions(deps: Deps, principal: Principal, competitionId?: string): Promise<{ agentId: string; competitionId: string; positions: PositionView[] }> {
   const agentId = callerAgentId(principal);
   return deps.store.read((tx) => {
-    const comp = agentPerpsCompetition(tx, principal, agentId, competitionId, 'GET /api/agent/perps/positions?competitionId=xxx', 'PERPS_ONLY_POSITIONS');
+    const comp = agentPerpsCompetition(deps, tx, principal, agentId, competitionId, 'GET /api/agent/perps/positions?competitionId=xxx', 'PERPS_ONLY_POSITIONS');
     const at = valuationAt(deps, comp);
     return { agentId, competitionId: comp.id, positions: newestOpened(agentPositions(tx, comp.id, agentId)).map((p) => positionView(deps, p, at)) };
   });
@@ -44,7 +55,7 @@ export async function agentPerpsPositions(deps: Deps, principal: Principal, comp
 export async function agentPerpsAccount(deps: Deps, principal: Principal, competitionId?: string): Promise<PerpsAccount> {
   const agentId = callerAgentId(principal);
   return deps.store.read((tx) => {
-    const comp = agentPerpsCompetition(tx, principal, agentId, competitionId, 'GET /api/agent/perps/account?competitionId=xxx', 'PERPS_ONLY_ACCOUNT');
+    const comp = agentPerpsCompetition(deps, tx, principal, agentId, competitionId, 'GET /api/agent/perps/account?competitionId=xxx', 'PERPS_ONLY_ACCOUNT');
     return accountOf(deps, comp, agentId, agentPositions(tx, comp.id, agentId), valuationAt(deps, comp));
   });
 }

@@ -5,6 +5,8 @@ import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
 import type { Balance, Competition, InitialBalance } from '../model.js';
 import type { Tables } from '../tables.js';
+import { versionRule, type TokenTableEra } from '../versions.js';
+import { tableAddress } from './token-table.js';
 
 /** Upstream's scan order when labelling a starting balance with a chain (bsc, unknown upstream, last). */
 export const LABEL_ORDER: readonly SpecificChain[] = [
@@ -14,13 +16,16 @@ export const LABEL_ORDER: readonly SpecificChain[] = [
 const NATIVE_KEYS: Partial<Record<SpecificChain, string>> = { polygon: 'matic', bsc: 'bnb', avalanche: 'avax', mantle: 'mnt', svm: 'sol' };
 
 /**
- * Address of `symbol` on `chain` following upstream's key table: the native key (eth, matic,
- * avax, mnt, sol, bnb) is the wrapped native token, `eth` is WETH, usdc/usdt the stables; any
- * other catalogue symbol of the chain is accepted too (superset).
+ * Address of `symbol` on `chain`: the era's token table first (so `usdc` on base is USDbC in the
+ * October-2025 and team eras), then upstream's key rules on the catalogue: the native key (eth,
+ * matic, avax, mnt, sol, bnb) is the wrapped native token, `eth` is WETH; any other catalogue
+ * symbol of the chain is accepted too (superset).
  */
-export function initialTokenAddress(deps: Deps, chain: SpecificChain, symbol: string): string | undefined {
+export function initialTokenAddress(deps: Deps, chain: SpecificChain, symbol: string, era: TokenTableEra = versionRule(deps, 'tokenTable')): string | undefined {
   const cat = deps.prices.catalogue();
   const k = symbol.toLowerCase();
+  const listed = tableAddress(era, chain, k);
+  if (listed !== undefined && cat.find(listed, chain) !== undefined) return listed;
   const native = NATIVE_KEYS[chain] ?? 'eth';
   if (k === native) {
     const wrapped = cat.tokens(chain).find((t) => t.kind === 'wrapped');
@@ -31,7 +36,7 @@ export function initialTokenAddress(deps: Deps, chain: SpecificChain, symbol: st
 }
 
 /** Validates a starting-balance list: duplicates and unknown symbols -> 400; amounts rounded to cents. */
-export function resolveInitialBalances(deps: Deps, list: InitialBalance[]): { list: InitialBalance[]; addresses: string[] } {
+export function resolveInitialBalances(deps: Deps, list: InitialBalance[], era?: TokenTableEra): { list: InitialBalance[]; addresses: string[] } {
   const seen = new Set<string>();
   const dups: string[] = [];
   for (const b of list) {
@@ -41,7 +46,7 @@ export function resolveInitialBalances(deps: Deps, list: InitialBalance[]): { li
   }
   if (dups.length > 0) throw new DomainError('DUPLICATE_INITIAL_BALANCE', { pairs: dups.join(', ') });
   const addresses = list.map((b) => {
-    const a = initialTokenAddress(deps, b.specificChain, b.tokenSymbol);
+    const a = initialTokenAddress(deps, b.specificChain, b.tokenSymbol, era);
     if (!a) throw new DomainError('UNKNOWN_INITIAL_TOKEN', { symbol: b.tokenSymbol, chain: b.specificChain });
     return a;
   });
@@ -57,7 +62,9 @@ export function labelChain(deps: Deps, address: string, fallback: SpecificChain)
 /** Deletes an agent's balances in a competition and recreates them from the starting list. */
 export function resetBalancesTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition, agentId: string): Balance[] {
   for (const b of tx.find('balances', 'agentCompetition', deps.caches.pairKey(agentId, comp.id))) tx.delete('balances', b.id);
-  const { addresses } = resolveInitialBalances(deps, comp.initialBalances);
+  // A team, or a competition of the team era, gets the team era's addresses (USDbC, USDC.e).
+  const teamEra = comp.slippageModel === 'legacy' || tx.get('agents', agentId)?.generation === 'legacy';
+  const { addresses } = resolveInitialBalances(deps, comp.initialBalances, teamEra ? 'legacy' : versionRule(deps, 'tokenTable'));
   const now = deps.clock.now();
   const out: Balance[] = [];
   for (const [i, b] of comp.initialBalances.entries()) {

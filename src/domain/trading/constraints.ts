@@ -4,6 +4,7 @@ import type { TradingConstraints } from '../model.js';
 import type { ResolvedPrice } from './prices.js';
 import { ZERO_ADDRESS } from './prices.js';
 import { isBuiltinToken, isTableStablecoin } from './token-table.js';
+import type { TokenTableEra } from '../versions.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -12,10 +13,10 @@ export const usd = (n: number) => n.toLocaleString('en-US');
 
 /**
  * True when the token is exempt from every constraint: the usdc/usdt of its resolved chain
- * (case-insensitive), any address of upstream's token table as sent (case-sensitive), the zero address.
+ * (case-insensitive), any address of the era's token table as sent (case-sensitive), the zero address.
  */
-export function isExempt(address: string, price: ResolvedPrice): boolean {
-  return isTableStablecoin(address, price.specificChain) || isBuiltinToken(address) || address === ZERO_ADDRESS;
+export function isExempt(address: string, price: ResolvedPrice, era: TokenTableEra = '2026-08'): boolean {
+  return isTableStablecoin(address, price.specificChain, era) || isBuiltinToken(address, era) || address === ZERO_ADDRESS;
 }
 
 type Check = {
@@ -46,8 +47,8 @@ const CHECKS: readonly Check[] = [
  * Applies the competition's constraints to the to-token at `now`; throws the first violation.
  * A threshold of 0 disables its check.
  */
-export function checkConstraints(address: string, price: ResolvedPrice, c: TradingConstraints, now: number): void {
-  if (isExempt(address, price)) return;
+export function checkConstraints(address: string, price: ResolvedPrice, c: TradingConstraints, now: number, era: TokenTableEra = '2026-08'): void {
+  if (isExempt(address, price, era)) return;
   for (const check of CHECKS) {
     const min = c[check.key];
     if (!min) continue;

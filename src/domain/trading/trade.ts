@@ -1,6 +1,7 @@
 // Paper trading: execute and quote with the hosted service's check order, numbers and messages (reference §1).
 import type { WriteTx } from '../../ports/store.js';
-import { implicitCompetitionId } from '../competitions/create.js';
+import { routeCompetitionId } from '../competitions/route-competition.js';
+import { versionRule } from '../versions.js';
 import { checkConstraints } from './constraints.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
@@ -188,8 +189,10 @@ export function credit(deps: Deps, tx: WriteTx<Tables>, rows: readonly Balance[]
 export async function executeTrade(deps: Deps, principal: Principal, input: ExecuteInput): Promise<Trade> {
   const agentId = callerAgentId(principal);
   return deps.store.transact((tx) => {
-    // Only an omitted competitionId costs a lookup (an extra await per trade otherwise).
-    const given = input.competitionId !== undefined ? input.competitionId : implicitCompetitionId(tx, principal, EXECUTE_USAGE);
+    // The version decides whether competitionId is optional, required (checked after the token fields) or ignored.
+    const mode = versionRule(deps, 'competitionIdExecute');
+    const given = mode === 'required' || (mode === 'optional' && input.competitionId !== undefined)
+      ? input.competitionId : routeCompetitionId(tx, principal, undefined, mode, EXECUTE_USAGE);
     const { cid, from, to, reason, amount } = checkExecuteInput(given, input);
     if (!isUuid(cid)) throw new DomainError('INVALID_UUID_SYNTAX', { value: cid }, { details: { rule: 'competitionId', competitionId: cid } });
     const comp = tx.get('competitions', cid.toLowerCase());
@@ -210,7 +213,7 @@ export async function executeTrade(deps: Deps, principal: Principal, input: Exec
     const chains = resolveChains(from, to, input);
     checkCrossChain(comp.crossChainTradingType, chains);
     const { fromPrice, toPrice } = priceBoth(deps, from, to, chains, now);
-    if (toPrice.price > 0) checkConstraints(to, toPrice, comp.tradingConstraints, now);
+    if (toPrice.price > 0) checkConstraints(to, toPrice, comp.tradingConstraints, now, versionRule(deps, 'tokenTable'));
     const tradeAmountUsd = amount * fromPrice.price;
     const rows = tx.find('balances', 'agentCompetition', deps.caches.pairKey(agentId, comp.id));
     const fromRow = findBalanceRow(rows, from);
@@ -261,10 +264,11 @@ export interface Quote {
 export async function quoteTrade(deps: Deps, principal: Principal, q: QuoteInput): Promise<Quote> {
   // A read that draws slippage: the draw runs inside a store call so it is ordered with writes.
   return deps.store.read((tx) => {
-    const cid = q.competitionId ?? (implicitCompetitionId(tx, principal, 'GET /api/trade/quote?competitionId=xxx'));
+    const cid = routeCompetitionId(tx, principal, q.competitionId, versionRule(deps, 'competitionIdQuote'), 'GET /api/trade/quote?competitionId=xxx');
     const amount = parseAmount(q.amount);
     const comp = tx.get('competitions', cid.toLowerCase());
     if (!comp) throw new DomainError('COMPETITION_NOT_FOUND');
+    if (comp.type === 'perpetual_futures') throw new DomainError(versionRule(deps, 'quotePerpsError'), {}, { details: { rule: 'competitionType', type: comp.type } });
     requirePaperTrading(comp);
     const now = deps.clock.now();
     const chains = resolveChains(q.fromToken, q.toToken, q);

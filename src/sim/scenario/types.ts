@@ -14,6 +14,8 @@ export interface ScenarioWorld {
   defaultTradingConstraints?: Record<string, number | null>;
   leaderboardAccess?: 'participants' | 'admin';
   rateLimits?: Json;
+  apiVersion?: 'spec' | '2026-08' | '2025-10';
+  unknownTokens?: 'refuse' | 'synthetic';
   fixture?: Json;
 }
 

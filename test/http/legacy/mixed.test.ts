@@ -74,7 +74,7 @@ describe('a mixed competition of teams and agents', () => {
     await trade(t1.apiKey, '150');
     await trade(a1.apiKey, '150');
     const teamBalances = await s.call('GET', '/api/account/balances', { key: t1.apiKey });
-    const agentBalances = await s.call('GET', '/api/agent/balances', { key: a1.apiKey });
+    const agentBalances = await s.call('GET', '/api/agent/balances', { key: a1.apiKey, query: { competitionId: cid } });
     expect(teamBalances.body.balances[0]).to.have.all.keys('token', 'amount', 'chain', 'specificChain');
     expect(agentBalances.body.balances[0]).to.include.keys('tokenAddress', 'symbol', 'price', 'value');
   });

@@ -23,6 +23,12 @@ export const HEALTH_ROUTES: RouteDef[] = [
     id: 'health.detailed', method: 'GET', path: '/api/health/detailed', auth: 'public', generation: 'shared', tag: 'health',
     summary: 'Service health with per-service status',
     schemas: { responses: healthDetailedResponses },
-    handler: async (req) => ({ body: { ...basic(req), services: Object.fromEntries(SERVICES.map((s) => [s, 'ok'])) } }),
+    // `apiVersion` and `unknownTokens` are compsim's: which API version the world speaks and how it prices tokens outside the catalogue.
+    handler: async (req) => ({
+      body: {
+        ...basic(req), services: Object.fromEntries(SERVICES.map((s) => [s, 'ok'])),
+        apiVersion: req.world.deps.config.apiVersion, unknownTokens: req.world.deps.config.unknownTokens,
+      },
+    }),
   },
 ];

@@ -1,4 +1,5 @@
 // Schemas of the simulation control API (/api/sim/*): reset, clock, prices, tapes, faults, journal query.
+import { API_VERSIONS } from '../../../domain/versions.js';
 import { CONSTRAINT_METRICS, FAULT_KINDS } from '../../../ports/faults.js';
 import { handlerChecked, type JSONSchema } from '../../route.js';
 import { bool, isoTime, nonEmpty, obj, specificChain, str } from '../shared/request.js';
@@ -29,6 +30,8 @@ export const resetBody = obj({
       defaultTradingConstraints: anyObject,
       leaderboardAccess: { type: 'string', enum: ['participants', 'admin'] },
       rateLimits: { type: 'string', enum: ['upstream', 'off'] },
+      apiVersion: { type: 'string', enum: [...API_VERSIONS] },
+      unknownTokens: { type: 'string', enum: ['refuse', 'synthetic'] },
       fixture: anyObject,
     },
   },

@@ -12,7 +12,7 @@ export const AGENT_ROUTES: RouteDef[] = [
     summary: "The agent's balances in a competition", schemas: { responses: balancesResponses, query: competitionQuery },
     handler: async ({ world, principal, query }) => {
       const r = await agentBalances(world.deps, principal, query.competitionId);
-      return { body: { success: true, agentId: r.agentId, competitionId: r.competitionId, balances: r.balances.map(apiBalance) } };
+      return { body: { success: true, agentId: r.agentId, ...(r.competitionId !== null ? { competitionId: r.competitionId } : {}), balances: r.balances.map(apiBalance) } };
     },
   },
   {

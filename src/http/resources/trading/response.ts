@@ -27,6 +27,7 @@ export const priceResponses: Responses = {
 export const executeResponses: Responses = { 200: ok({ transaction: { anyOf: [Trade, LegacyTrade] } }), ...errors(400, 403, 404) };
 export const quoteResponses: Responses = { 200: { anyOf: [Quote, LegacyQuote] }, ...errors(400, 403, 404) };
 export const balancesResponses: Responses = {
-  200: ok({ agentId: string, competitionId: string, balances: arrayOf(Balance) }), ...errors(400, 401, 403, 404),
+  // Version 2025-10 names no competition.
+  200: ok({ agentId: string, balances: arrayOf(Balance) }, { optional: { competitionId: string } }), ...errors(400, 401, 403, 404),
 };
 export const agentTradesResponses: Responses = { 200: ok({ agentId: string, trades: arrayOf(Trade) }), ...errors(400, 401, 403, 404) };
