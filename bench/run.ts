@@ -23,9 +23,10 @@ const SPECS: Spec[] = [
   { name: 'startup', file: 'bench/startup', args: ['5'], quick: ['2'] },
   { name: 'scaling', file: 'bench/scaling', args: ['100000'], quick: ['10000'] },
   { name: 'rate-limits', file: 'bench/rate-limits', args: ['10000'], quick: ['1000'] },
+  { name: 'fork', file: 'bench/fork', args: ['100', '7', '200000'], quick: ['100', '1', '28800'] },
 ];
 
-const ORDER = ['1', '1b', '2', '3', '3b', '3c', '3d', '4a', '4b', '4c', '5', '6a', '6b', '7a', '7b', '7c', 'S1', 'S2', 'S3', 'RL1', 'RL2'];
+const ORDER = ['1', '1b', '2', '3', '3b', '3c', '3d', '4a', '4b', '4c', '5', '6a', '6b', '7a', '7b', '7c', 'S1', 'S2', 'S3', 'RL1', 'RL2', 'F1'];
 
 const USAGE = `usage: npm run bench [-- [--quick] [--source] [--profile] [--no-write] [names...]]
   names      any of ${SPECS.map((s) => s.name).join(', ')} (default: all)

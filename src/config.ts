@@ -105,9 +105,9 @@ export function resolveConfig(o: WorldOptions, version: string): WorldConfig {
   for (const c of evmChains) if (!isSpecificChain(c) || c === 'svm') throw new Error(`evmChains: not an EVM chain: ${String(c)}`);
   const maxTradePercentage = o.maxTradePercentage ?? 25;
   if (!(maxTradePercentage >= 1 && maxTradePercentage <= 100)) throw new Error('maxTradePercentage must be between 1 and 100');
-  const snapshotIntervalMs = o.snapshotIntervalMs ?? 300_000;
+  const snapshotIntervalMs = o.snapshotIntervalMs ?? o.fixture?.snapshotIntervalMs ?? 300_000;
   if (!Number.isFinite(snapshotIntervalMs) || snapshotIntervalMs < 1000) throw new Error('snapshotIntervalMs must be at least 1000');
-  const slippage = o.slippage ?? 'upstream';
+  const slippage = o.slippage ?? o.fixture?.slippage ?? 'upstream';
   if (!['upstream', 'expected', 'none'].includes(slippage)) throw new Error(`slippage must be upstream, expected or none, got ${String(slippage)}`);
   const leaderboardAccess = o.leaderboardAccess ?? 'participants';
   if (leaderboardAccess !== 'participants' && leaderboardAccess !== 'admin') throw new Error(`leaderboardAccess must be participants or admin, got ${String(leaderboardAccess)}`);

@@ -28,6 +28,10 @@ export interface WorldFixture {
   seed?: number | string;
   startTime?: string | number;
   prices?: FeedDef;
+  /** Portfolio snapshot interval in virtual ms (default 5 minutes). */
+  snapshotIntervalMs?: number;
+  /** Slippage model of trades (default upstream). */
+  slippage?: 'upstream' | 'expected' | 'none';
   admin?: { username?: string; email?: string; password?: string; apiKey?: string };
   users?: { walletAddress: string; name?: string; email?: string; agents?: FixtureAgent[] }[];
   competitions?: FixtureCompetition[];

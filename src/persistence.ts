@@ -8,7 +8,7 @@ import type { Store, StoreSnapshot } from './ports/store.js';
 import type { ResettableOptions, WorldCore } from './world.js';
 
 /** A reset's parameters (on top of the creation options), kept so a restart rebuilds the same core. */
-export interface ResetParams { seed?: number | string; options?: ResettableOptions; adminKey?: string }
+export interface ResetParams { seed?: number | string; options?: ResettableOptions; adminKey?: string; admin?: false }
 
 /** What a world keeps in its state directory besides the store: how to rebuild its core. */
 export interface WorldMeta { kind: 'compsim-world'; created: WorldOptions; reset: ResetParams | null }

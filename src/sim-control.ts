@@ -86,16 +86,24 @@ export function createSimControl(world: World, parts: SimControlParts): SimContr
     });
   };
 
+  let controlKey: string | null = world.adminKey;
+
   return {
-    async reset({ seed, options, adminKey }) {
-      const keep = world.adminKey ?? adminKey;
+    async reset({ seed, options, adminKey, admin }) {
+      const keep = world.adminKey ?? adminKey ?? controlKey ?? undefined;
       try {
-        await world.reset(seed, { ...(options ? { options: options as ResettableOptions } : {}), ...(keep ? { adminKey: keep } : {}) });
+        await world.reset(seed, {
+          ...(options ? { options: options as ResettableOptions } : {}),
+          ...(admin === false ? { admin: false as const } : keep ? { adminKey: keep } : {}),
+        });
       } catch (err) {
         throw new DomainError('SIM_INVALID', { where: 'options', reason: message(err) });
       }
+      if (keep) controlKey = keep;
       return { seed: world.config.seed, now: world.deps.clock.now(), adminKey: world.adminKey };
     },
+
+    isControlKey: (key) => key !== null && controlKey !== null && key === controlKey,
 
     async advance(ms) {
       await boundMove(world.deps.clock.now() + ms, 'advanceMs');
@@ -183,6 +191,8 @@ export function createSimControl(world: World, parts: SimControlParts): SimContr
         await c.store.restore(before);
         throw new DomainError('SIM_BAD_DUMP', { reason: message(err) });
       }
+      // A loaded world starts every caller's rate-limit windows afresh.
+      if (c.limiter) await tx(() => c.limiter!.clear());
     },
 
     async addFault(spec) {

@@ -46,9 +46,10 @@ export interface World {
   /**
    * Back to the seeded baseline of the creation options; `seed` and `opts.options` rebuild it
    * with those replaced (not cumulative: each reset starts from the creation options), and
-   * `opts.adminKey` creates the admin with that key. Drops snapshots, faults and the journal.
+   * `opts.adminKey` creates the admin with that key; `opts.admin: false` leaves the world without
+   * any admin (so `POST /api/admin/setup` works again). Drops snapshots, faults and the journal.
    */
-  reset(seed?: number | string, opts?: { options?: ResettableOptions; adminKey?: string }): Promise<void>;
+  reset(seed?: number | string, opts?: { options?: ResettableOptions; adminKey?: string; admin?: false }): Promise<void>;
   /** Simulation control behind `/api/sim/*`, the rate limiter, faults and the request journal. */
   sim: SimControl;
 }
@@ -163,10 +164,16 @@ async function moveClock(core: WorldCore, target: number): Promise<Job[]> {
 }
 
 /** The creation options with a reset's seed, options and admin key on top. */
-function resetOptions(base: WorldOptions, seed: number | string | undefined, opts: { options?: ResettableOptions; adminKey?: string }): WorldOptions {
+function resetOptions(base: WorldOptions, seed: number | string | undefined, opts: { options?: ResettableOptions; adminKey?: string; admin?: false }): WorldOptions {
   const o: WorldOptions = { ...base, ...opts.options };
   if (seed !== undefined) o.seed = seed;
-  if (opts.adminKey !== undefined) o.admin = { ...(o.admin ?? o.fixture?.admin), apiKey: opts.adminKey };
+  if (opts.admin === false) {
+    delete o.admin;
+    if (o.fixture?.admin) {
+      const { admin: _a, ...fixture } = o.fixture;
+      o.fixture = fixture;
+    }
+  } else if (opts.adminKey !== undefined) o.admin = { ...(o.admin ?? o.fixture?.admin), apiKey: opts.adminKey };
   return o;
 }
 
@@ -222,7 +229,8 @@ export async function createWorld(options: WorldOptions = {}, persistence?: Worl
     load: (d) => world.sim.load(d),
     async reset(seed, opts = {}) {
       const sameAsCreated = (seed === undefined || seed === first.deps.config.seed)
-        && Object.keys(opts.options ?? {}).length === 0 && (opts.adminKey === undefined || opts.adminKey === first.adminKey);
+        && Object.keys(opts.options ?? {}).length === 0 && (opts.adminKey === undefined || opts.adminKey === first.adminKey)
+        && (opts.admin !== false || first.adminKey === null);
       if (sameAsCreated) {
         await first.store.restore(baseline);
         core = first;

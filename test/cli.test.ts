@@ -9,6 +9,7 @@ import { main } from '../src/cli/main.js';
 import { OPENAPI_USAGE } from '../src/cli/openapi.js';
 import { RECORD_USAGE } from '../src/cli/record.js';
 import { REPLAY_USAGE } from '../src/cli/replay.js';
+import { FORK_USAGE } from '../src/cli/fork.js';
 import { RUN_USAGE } from '../src/cli/run.js';
 import { SIGN_USAGE } from '../src/cli/sign.js';
 import { STATE_USAGE } from '../src/cli/state.js';
@@ -201,7 +202,14 @@ describe('compsim usage errors (exit 2, the message and the usage text on stderr
     [RECORD_USAGE, ['record', '--target', 'http://h', '--out', 'f', '--port', 'x'], 'compsim record', "--port must be an integer 0-65535, got 'x'"],
     [RECORD_USAGE, ['record', '--out'], 'compsim record', '--out needs a value'],
     [RECORD_USAGE, ['record', 'f'], 'compsim record', "unknown option 'f'"],
-    [REPLAY_USAGE, ['replay', '--trades', 'x'], 'compsim replay', '--trades and --prices are required'],
+    [REPLAY_USAGE, ['replay', '--trades', 'x'], 'compsim replay', '--trades and --prices (or --fork) are required'],
+    [REPLAY_USAGE, ['replay', '--fork', 'no-such-dir'], 'compsim replay', "--fork: cannot read no-such-dir/fork.json: ENOENT: no such file or directory, open 'no-such-dir/fork.json'"],
+    [FORK_USAGE, ['fork', '--from', 'http://h', '--competition', 'c'], 'compsim fork', '--from, --competition and --out are required'],
+    [FORK_USAGE, ['fork', '--from', 'h', '--competition', 'c', '--out', 'd'], 'compsim fork', "--from must be a URL such as http://127.0.0.1:3000, got 'h'"],
+    [FORK_USAGE, ['fork', '--from', 'http://h', '--competition', 'a/b', '--out', 'd'], 'compsim fork', "--competition must be a competition id, got 'a/b'"],
+    [FORK_USAGE, ['fork', '--from', 'http://h', '--competition', 'c', '--out', 'd', '--concurrency', '0'], 'compsim fork', "--concurrency must be 1, 2, 3 or 4, got '0'"],
+    [FORK_USAGE, ['fork', '--from', 'http://h', '--competition', 'c', '--out', 'd', '--rate', 'fast'], 'compsim fork', "--rate must be a positive number of requests per second, got 'fast'"],
+    [FORK_USAGE, ['fork', '--fresh=1'], 'compsim fork', '--fresh takes no value'],
     [REPLAY_USAGE, ['replay', '--trades', 'x', '--prices', 'y', '--target', 'http://h'], 'compsim replay', '--target and --admin-key go together'],
     [REPLAY_USAGE, ['replay', '--slippage', 'some'], 'compsim replay', "--slippage must be upstream, expected or none, got 'some'"],
     [REPLAY_USAGE, ['replay', '--vs-slippage', 'some'], 'compsim replay', "--vs-slippage must be upstream, expected or none, got 'some'"],
@@ -241,7 +249,7 @@ describe('compsim usage errors (exit 2, the message and the usage text on stderr
   });
 
   it('prints each command\'s help on stdout with exit 0', async () => {
-    for (const [argv, usage] of [[['serve', '-h'], USAGE], [['run', '--help'], RUN_USAGE], [['record', '-h'], RECORD_USAGE], [['replay', '--help'], REPLAY_USAGE],
+    for (const [argv, usage] of [[['serve', '-h'], USAGE], [['run', '--help'], RUN_USAGE], [['record', '-h'], RECORD_USAGE], [['replay', '--help'], REPLAY_USAGE], [['fork', '--help'], FORK_USAGE],
       [['openapi', '-h'], OPENAPI_USAGE], [['sign-wallet', '--help'], SIGN_USAGE], [['state', 'inspect', '-h'], STATE_USAGE]] as const) {
       expect(await cli([...argv]), argv.join(' ')).to.deep.equal({ code: 0, stdout: `${usage}\n`, stderr: '' });
     }

@@ -116,6 +116,7 @@ export const USAGE = `Usage: compsim serve [options]
        compsim run <scenario files or folders> [options]     (compsim run --help)
        compsim record --target <url> --out <file> [options]  (compsim record --help)
        compsim replay --trades <file> --prices <tape.json> [options]  (compsim replay --help)
+       compsim fork --from <url> --competition <id> --out <dir> [options]  (compsim fork --help)
        compsim state inspect|compact|export <dir>            (compsim state --help)
        compsim openapi [--server-url <url>] [--no-sim] > openapi.json
        compsim sign-wallet --key <hex> --api-key <key> [--url <url>]  (compsim sign-wallet --help)

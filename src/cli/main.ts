@@ -23,6 +23,7 @@ export async function main(argv: string[], io: CliIo = process): Promise<number>
   if (cmd === 'run') return (await import('./run.js')).runMain(rest, io);
   if (cmd === 'record') return (await import('./record.js')).recordMain(rest, io);
   if (cmd === 'replay') return (await import('./replay.js')).replayMain(rest, io);
+  if (cmd === 'fork') return (await import('./fork.js')).forkMain(rest, io);
   if (cmd === 'state') return (await import('./state.js')).stateMain(rest, { out: io.stdout, err: io.stderr });
   if (cmd === 'openapi') return (await import('./openapi.js')).openapiMain(rest, io.stdout, io.stderr);
   if (cmd === 'sign-wallet' || cmd === 'sign-inference') return (await import('./sign.js')).signMain(cmd, rest, io.stdout, io.stderr);

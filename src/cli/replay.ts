@@ -1,5 +1,5 @@
 // `compsim replay`: rebuilds a competition from recorded trades and a price tape on the virtual clock; leaderboards, balance histories, counterfactuals.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderHtml } from '../sim/scenario/report-html.js';
 import { collectReport, renderMarkdown, runResult, type ScenarioReport } from '../sim/scenario/report.js';
@@ -17,6 +17,7 @@ import type { OutputStream } from './run-output.js';
 
 /** Help text of `compsim replay`. */
 export const REPLAY_USAGE = `Usage: compsim replay --trades <trades.csv|json> --prices <tape.json> [options]
+       compsim replay --fork <dir> [options]
 
 Rebuilds a competition from recorded trades and a price tape on the virtual clock, then prints
 the final leaderboard; --out writes the leaderboard at every snapshot, each agent's balance
@@ -28,6 +29,8 @@ fromSpecificChain, toSpecificChain. Tape: {"<chain>:<address>": [[time, price], 
 {"tapes": {...}}); tokens without a tape keep the catalogue's constant price.
 
 Options:
+  --fork <dir>             a directory written by compsim fork: its trades, tape, starting balances, agents,
+                           start, end and snapshot interval (each can still be overridden)
   --balances <file.json>   starting balances of every agent: [{specificChain, tokenSymbol, amount}]
                            (default: the world's default list)
   --seed <n|text>          seed of ids and slippage draws (default 1)
@@ -49,6 +52,8 @@ export interface ReplayArgs {
   trades: string; prices: string; balances?: string; seed: number | string; slippage: ReplayOptions['slippage'];
   intervalMs: number; start?: number; end?: number; rules: ReplayOptions['rules'];
   vsSlippage?: ReplayOptions['slippage']; vsPrices?: string; out?: string; target?: string; adminKey?: string; json: boolean;
+  /** Agents registered first, in order (from a fork's manifest). */
+  agents?: string[];
 }
 
 const MODES = ['upstream', 'expected', 'none'] as const;
@@ -72,22 +77,46 @@ function time(name: string, v: string): number {
 
 const REPLAY_OPTIONS = {
   trades: str, prices: str, balances: str, seed: { type: 'string', default: '1' }, slippage: { type: 'string', default: 'upstream' },
-  interval: { type: 'string', default: '5m' }, start: str, end: str, rules: { type: 'string', default: 'lenient' },
+  interval: str, start: str, fork: str, end: str, rules: { type: 'string', default: 'lenient' },
   'vs-slippage': str, 'vs-prices': str, out: str, target: str, 'admin-key': str, json: { ...bool, default: false },
 } as const;
 
 /** Parses the arguments after `replay`. */
 export function parseReplayArgs(argv: readonly string[]): ReplayArgs {
   const { values: v } = parseFlags(argv, REPLAY_OPTIONS);
+  const fork = opt(v.fork, readForkManifest);
   const args = defined({
-    trades: v.trades, prices: v.prices, balances: v.balances, seed: seedValue(v.seed), slippage: choice('--slippage', v.slippage, MODES),
-    intervalMs: interval(v.interval), start: opt(v.start, (t) => time('--start', t)), end: opt(v.end, (t) => time('--end', t)),
+    ...fork,
+    ...defined({ trades: v.trades, prices: v.prices, balances: v.balances }),
+    seed: seedValue(v.seed), slippage: choice('--slippage', v.slippage, MODES),
+    intervalMs: v.interval !== undefined ? interval(v.interval) : fork?.intervalMs ?? interval('5m'),
+    start: opt(v.start, (t) => time('--start', t)) ?? fork?.start, end: opt(v.end, (t) => time('--end', t)) ?? fork?.end,
     rules: choice('--rules', v.rules, ['lenient', 'strict']), vsSlippage: opt(v['vs-slippage'], (m) => choice('--vs-slippage', m, MODES)),
     vsPrices: v['vs-prices'], out: v.out, target: opt(v.target, (u) => urlValue('--target', u)), adminKey: v['admin-key'], json: v.json,
   });
-  if (args.trades === undefined || args.prices === undefined) throw new UsageError('--trades and --prices are required');
+  if (args.trades === undefined || args.prices === undefined) throw new UsageError('--trades and --prices (or --fork) are required');
   if ((args.target === undefined) !== (args.adminKey === undefined)) throw new UsageError('--target and --admin-key go together');
   return { ...args, trades: args.trades, prices: args.prices };
+}
+
+/** What a fork directory's manifest (`fork.json`) gives a replay. */
+function readForkManifest(dir: string): Pick<ReplayArgs, 'trades' | 'prices' | 'balances' | 'intervalMs' | 'start' | 'end' | 'agents'> {
+  let m: { files?: Record<string, string>; replay?: { start?: string; end?: string; intervalMs?: number; agents?: string[] } };
+  try {
+    m = JSON.parse(readFileSync(join(dir, 'fork.json'), 'utf8')) as typeof m;
+  } catch (err) {
+    throw new UsageError(`--fork: cannot read ${join(dir, 'fork.json')}: ${(err as Error).message}`);
+  }
+  const files = m.files ?? {};
+  const r = m.replay ?? {};
+  if (typeof files.trades !== 'string' || typeof files.prices !== 'string' || typeof r.start !== 'string' || typeof r.end !== 'string' || typeof r.intervalMs !== 'number') {
+    throw new UsageError(`--fork: ${join(dir, 'fork.json')} is not a fork manifest (files.trades, files.prices, replay.start, replay.end, replay.intervalMs)`);
+  }
+  const balances = typeof files.balances === 'string' && existsSync(join(dir, files.balances)) ? join(dir, files.balances) : undefined;
+  return defined({
+    trades: join(dir, files.trades), prices: join(dir, files.prices), balances, intervalMs: r.intervalMs,
+    start: time('fork.json replay.start', r.start), end: time('fork.json replay.end', r.end), agents: Array.isArray(r.agents) ? r.agents.map(String) : undefined,
+  });
 }
 
 function read(path: string): string {
@@ -120,7 +149,7 @@ export async function runReplay(args: ReplayArgs, tapes: Tapes, slippage: Replay
   const plan = replayPlan(trades, tapes, {
     seed: args.seed, slippage, intervalMs: args.intervalMs, rules: args.rules,
     ...(args.start !== undefined ? { startTime: args.start } : {}), ...(args.end !== undefined ? { endTime: args.end } : {}),
-    ...(balances ? { balances } : {}),
+    ...(balances ? { balances } : {}), ...(args.agents ? { agents: args.agents } : {}),
   });
   const file = `replay:${label}`;
   const doc = validateScenario(plan.doc, file);

@@ -432,7 +432,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List every user (no paging)
+         * @description Generation: current (agents). Admin API key. Route id `admin.users.list`.
+         */
+        get: operations["admin.users.list"];
         put?: never;
         /**
          * Register a user (and first agent)
@@ -764,6 +768,266 @@ export interface paths {
          * @description Generation: current (agents). Admin API key. Route id `admin.arenas.delete`.
          */
         delete: operations["admin.arenas.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search users and agents (user.*, agent.*, join)
+         * @description Generation: current (agents). Admin API key. Route id `admin.search`.
+         */
+        get: operations["admin.search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/competition/{competitionId}/transfer-violations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Agents with wallet transfers during the competition (none are simulated)
+         * @description Generation: current (agents). Admin API key. Route id `admin.competitions.transferViolations`.
+         */
+        get: operations["admin.competitions.transferViolations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/rewards/allocate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Allocate the rewards of a competition
+         * @description Generation: current (agents). Admin API key. Route id `admin.rewards.allocate`.
+         */
+        post: operations["admin.rewards.allocate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/competition/{competitionId}/spot-live/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Self-funding alerts of a spot-live competition (none are raised)
+         * @description Generation: current (agents). Admin API key. Route id `admin.alerts.spotLive`.
+         */
+        get: operations["admin.alerts.spotLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/competition/{competitionId}/spot-live/alerts/{alertId}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Review a spot-live alert
+         * @description Generation: current (agents). Admin API key. Route id `admin.alerts.spotLive.review`.
+         */
+        put: operations["admin.alerts.spotLive.review"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/competition/{competitionId}/perps/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Self-funding alerts of a perps competition (none are raised)
+         * @description Generation: current (agents). Admin API key. Route id `admin.alerts.perps`.
+         */
+        get: operations["admin.alerts.perps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/competition/{competitionId}/perps/alerts/{alertId}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Review a perps alert
+         * @description Generation: current (agents). Admin API key. Route id `admin.alerts.perps.review`.
+         */
+        put: operations["admin.alerts.perps.review"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/partners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List partners
+         * @description Generation: current (agents). Admin API key. Route id `admin.partners.list`.
+         */
+        get: operations["admin.partners.list"];
+        put?: never;
+        /**
+         * Create a partner
+         * @description Generation: current (agents). Admin API key. Route id `admin.partners.create`.
+         */
+        post: operations["admin.partners.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/partners/{partnerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a partner
+         * @description Generation: current (agents). Admin API key. Route id `admin.partners.get`.
+         */
+        get: operations["admin.partners.get"];
+        /**
+         * Update a partner
+         * @description Generation: current (agents). Admin API key. Route id `admin.partners.update`.
+         */
+        put: operations["admin.partners.update"];
+        post?: never;
+        /**
+         * Delete a partner
+         * @description Generation: current (agents). Admin API key. Route id `admin.partners.delete`.
+         */
+        delete: operations["admin.partners.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/competitions/{competitionId}/partners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A competition's partners
+         * @description Generation: current (agents). Admin API key. Route id `admin.partners.competition.list`.
+         */
+        get: operations["admin.partners.competition.list"];
+        put?: never;
+        /**
+         * Add a partner to a competition
+         * @description Generation: current (agents). Admin API key. Route id `admin.partners.competition.add`.
+         */
+        post: operations["admin.partners.competition.add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/competitions/{competitionId}/partners/replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a competition's partners
+         * @description Generation: current (agents). Admin API key. Route id `admin.partners.competition.replace`.
+         */
+        put: operations["admin.partners.competition.replace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/competitions/{competitionId}/partners/{partnerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a partner's position
+         * @description Generation: current (agents). Admin API key. Route id `admin.partners.competition.move`.
+         */
+        put: operations["admin.partners.competition.move"];
+        post?: never;
+        /**
+         * Remove a partner from a competition
+         * @description Generation: current (agents). Admin API key. Route id `admin.partners.competition.remove`.
+         */
+        delete: operations["admin.partners.competition.remove"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2057,7 +2321,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             /** @enum {string} */
-            evaluationMetric?: "calmar_ratio" | "simple_return";
+            evaluationMetric?: "calmar_ratio" | "sortino_ratio" | "simple_return";
             perpsInitialEquityUsd?: number;
         };
         UserVotingInfo: {
@@ -2120,7 +2384,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             /** @enum {string} */
-            evaluationMetric?: "calmar_ratio" | "simple_return";
+            evaluationMetric?: "calmar_ratio" | "sortino_ratio" | "simple_return";
             perpsInitialEquityUsd?: number;
             votingEnabled?: boolean;
             totalVotes?: number;
@@ -2177,18 +2441,18 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             stats: {
-                totalTrades: number;
-                totalAgents: number;
-                totalVolume: number;
-                totalVotes: number;
-                uniqueTokens: number;
-                totalPositions: number;
+                totalTrades?: number;
+                totalAgents?: number;
+                totalVolume?: number;
+                totalVotes?: number;
+                uniqueTokens?: number;
+                totalPositions?: number;
                 averageEquity?: number;
             };
             rewardsTge: null;
             votingEnabled: boolean;
             /** @enum {string} */
-            evaluationMetric?: "calmar_ratio" | "simple_return";
+            evaluationMetric?: "calmar_ratio" | "sortino_ratio" | "simple_return";
             perpsInitialEquityUsd?: number;
             userVotingInfo?: components["schemas"]["UserVotingInfo"];
         };
@@ -2244,7 +2508,7 @@ export interface components {
             competitionId: string;
             agentIds: string[];
             /** @enum {string} */
-            evaluationMetric?: "calmar_ratio" | "simple_return";
+            evaluationMetric?: "calmar_ratio" | "sortino_ratio" | "simple_return";
             perpsInitialEquityUsd?: number;
         };
         Arena: {
@@ -2390,11 +2654,6 @@ export interface components {
                 totalTrades: number;
                 totalPositions: number;
                 totalVotes: number;
-                ranks: {
-                    type: components["schemas"]["CompetitionType"];
-                    rank: number;
-                    score: number;
-                }[];
                 bestPlacement?: {
                     competitionId: string;
                     rank: number;
@@ -2403,6 +2662,11 @@ export interface components {
                 };
                 rank?: number;
                 score?: number;
+                ranks?: {
+                    type: components["schemas"]["CompetitionType"];
+                    rank: number;
+                    score: number;
+                }[];
             };
             trophies: {
                 competitionId: string;
@@ -2611,7 +2875,7 @@ export interface components {
             maxDrawdown: number | null;
             hasRiskMetrics: boolean;
             /** @enum {string} */
-            evaluationMetric?: "calmar_ratio" | "simple_return";
+            evaluationMetric?: "calmar_ratio" | "sortino_ratio" | "simple_return";
             perpsInitialEquityUsd?: number;
             bestPlacement?: {
                 rank: number;
@@ -2839,6 +3103,17 @@ export interface components {
             message?: string;
             isAdmin?: boolean;
             participating?: boolean;
+        };
+        Partner: {
+            id: string;
+            name: string;
+            url: string | null;
+            logoUrl: string | null;
+            details: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         Quote: {
             fromToken: string;
@@ -4690,6 +4965,88 @@ export interface operations {
             };
         };
     };
+    "admin.users.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        users: {
+                            id: string;
+                            walletAddress: string;
+                            isSubscribed: boolean;
+                            /** @enum {string} */
+                            status: "active" | "inactive" | "suspended" | "deleted";
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            embeddedWalletAddress?: string;
+                            /** Format: date-time */
+                            walletLastVerifiedAt?: string;
+                            name?: string;
+                            email?: string;
+                            privyId?: string;
+                            imageUrl?: string;
+                            metadata?: unknown;
+                            /** Format: date-time */
+                            lastLoginAt?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Authentication required, or the key is invalid (an admin key where an agent is needed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden: not allowed for this caller (inactive admin, deactivated team, not a participant, ...) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (upstream limits when enabled, or an injected rateLimit fault); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal Server Error (always a compsim bug) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     "admin.users.create": {
         parameters: {
             query?: never;
@@ -5664,6 +6021,23 @@ export interface operations {
                     /** @enum {string} */
                     slippageModel?: "legacy" | "current";
                     perpsInitialEquityUsd?: number;
+                    /** @description No effect in compsim, which has no boosts */
+                    boostTimeDecayRate?: number;
+                    perpsProvider?: {
+                        /** @enum {string} */
+                        provider?: "symphony" | "hyperliquid";
+                        initialCapital?: number;
+                        selfFundingThreshold?: number;
+                        minFundingThreshold?: number;
+                        /** Format: uri */
+                        apiUrl?: string;
+                    };
+                    /** @enum {string} */
+                    evaluationMetric?: "calmar_ratio" | "sortino_ratio" | "simple_return";
+                    spotLiveConfig?: {
+                        [key: string]: unknown;
+                    };
+                    gameIds?: string[];
                 };
             };
         };
@@ -5840,6 +6214,23 @@ export interface operations {
                     /** @enum {string} */
                     slippageModel?: "legacy" | "current";
                     perpsInitialEquityUsd?: number;
+                    /** @description No effect in compsim, which has no boosts */
+                    boostTimeDecayRate?: number;
+                    perpsProvider?: {
+                        /** @enum {string} */
+                        provider?: "symphony" | "hyperliquid";
+                        initialCapital?: number;
+                        selfFundingThreshold?: number;
+                        minFundingThreshold?: number;
+                        /** Format: uri */
+                        apiUrl?: string;
+                    };
+                    /** @enum {string} */
+                    evaluationMetric?: "calmar_ratio" | "sortino_ratio" | "simple_return";
+                    spotLiveConfig?: {
+                        [key: string]: unknown;
+                    };
+                    gameIds?: string[];
                     /** Format: uuid */
                     competitionId?: string;
                     agentIds?: string[];
@@ -6156,7 +6547,24 @@ export interface operations {
                     /** @enum {string} */
                     slippageModel?: "legacy" | "current";
                     perpsInitialEquityUsd?: number;
-                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                    /** @description No effect in compsim, which has no boosts */
+                    boostTimeDecayRate?: number;
+                    perpsProvider?: {
+                        /** @enum {string} */
+                        provider?: "symphony" | "hyperliquid";
+                        initialCapital?: number;
+                        selfFundingThreshold?: number;
+                        minFundingThreshold?: number;
+                        /** Format: uri */
+                        apiUrl?: string;
+                    };
+                    /** @enum {string} */
+                    evaluationMetric?: "calmar_ratio" | "sortino_ratio" | "simple_return";
+                    spotLiveConfig?: {
+                        [key: string]: unknown;
+                    };
+                    gameIds?: string[];
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -6244,6 +6652,7 @@ export interface operations {
         parameters: {
             query?: {
                 agentId?: string;
+                teamId?: string;
             };
             header?: never;
             path: {
@@ -6263,6 +6672,22 @@ export interface operations {
                         /** @constant */
                         success: true;
                         snapshots: components["schemas"]["PortfolioSnapshot"][];
+                    } | {
+                        /** @constant */
+                        success: true;
+                        snapshots: {
+                            teamId: string;
+                            competitionId: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                            totalValue: number;
+                            valuesByToken: {
+                                [key: string]: {
+                                    amount: number;
+                                    valueUsd: number;
+                                };
+                            };
+                        }[];
                     };
                 };
             };
@@ -7106,6 +7531,1618 @@ export interface operations {
             };
         };
     };
+    "admin.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        join: boolean;
+                        results: {
+                            users: {
+                                id: string;
+                                walletAddress: string;
+                                isSubscribed: boolean;
+                                /** @enum {string} */
+                                status: "active" | "inactive" | "suspended" | "deleted";
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                embeddedWalletAddress?: string;
+                                /** Format: date-time */
+                                walletLastVerifiedAt?: string;
+                                name?: string;
+                                email?: string;
+                                privyId?: string;
+                                imageUrl?: string;
+                                metadata?: unknown;
+                                /** Format: date-time */
+                                lastLoginAt?: string;
+                            }[];
+                            agents: {
+                                id: string;
+                                ownerId: string;
+                                name: string;
+                                handle: string;
+                                /** @enum {string} */
+                                status: "active" | "inactive" | "suspended" | "deleted";
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                isVerified: boolean;
+                                walletAddress?: string;
+                                description?: string;
+                                imageUrl?: string;
+                                metadata?: unknown;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required, or the key is invalid (an admin key where an agent is needed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden: not allowed for this caller (inactive admin, deactivated team, not a participant, ...) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (upstream limits when enabled, or an injected rateLimit fault); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal Server Error (always a compsim bug) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "admin.competitions.transferViolations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                competitionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        violations: unknown[];
+                    };
+                };
+            };
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required, or the key is invalid (an admin key where an agent is needed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden: not allowed for this caller (inactive admin, deactivated team, not a participant, ...) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (upstream limits when enabled, or an injected rateLimit fault); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal Server Error (always a compsim bug) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "admin.rewards.allocate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    competitionId: string;
+                    /** @description Accepted and ignored (any JSON value) */
+                    startTimestamp?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        competitionId: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required, or the key is invalid (an admin key where an agent is needed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden: not allowed for this caller (inactive admin, deactivated team, not a participant, ...) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (1 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (upstream limits when enabled, or an injected rateLimit fault); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal Server Error (always a compsim bug) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "admin.alerts.spotLive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                competitionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        alerts: unknown[];
+                    };
+                };
+            };
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required, or the key is invalid (an admin key where an agent is needed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden: not allowed for this caller (inactive admin, deactivated team, not a participant, ...) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (upstream limits when enabled, or an injected rateLimit fault); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal Server Error (always a compsim bug) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "admin.alerts.spotLive.review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                competitionId: string;
+                alertId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        alert: unknown;
+                    };
+                };
+            };
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required, or the key is invalid (an admin key where an agent is needed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden: not allowed for this caller (inactive admin, deactivated team, not a participant, ...) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (1 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (upstream limits when enabled, or an injected rateLimit fault); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal Server Error (always a compsim bug) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "admin.alerts.perps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                competitionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        alerts: unknown[];
+                    };
+                };
+            };
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required, or the key is invalid (an admin key where an agent is needed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden: not allowed for this caller (inactive admin, deactivated team, not a participant, ...) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (upstream limits when enabled, or an injected rateLimit fault); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal Server Error (always a compsim bug) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "admin.alerts.perps.review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                competitionId: string;
+                alertId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        alert: unknown;
+                    };
+                };
+            };
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required, or the key is invalid (an admin key where an agent is needed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden: not allowed for this caller (inactive admin, deactivated team, not a participant, ...) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (1 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (upstream limits when enabled, or an injected rateLimit fault); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal Server Error (always a compsim bug) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "admin.partners.list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                sort?: string;
+                nameFilter?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        partners: components["schemas"]["Partner"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required, or the key is invalid (an admin key where an agent is needed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden: not allowed for this caller (inactive admin, deactivated team, not a participant, ...) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (upstream limits when enabled, or an injected rateLimit fault); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal Server Error (always a compsim bug) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "admin.partners.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    url?: string | null;
+                    logoUrl?: string | null;
+                    details?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        partner: components["schemas"]["Partner"];
+                    };
+                };
+            };
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required, or the key is invalid (an admin key where an agent is needed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden: not allowed for this caller (inactive admin, deactivated team, not a participant, ...) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (1 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (upstream limits when enabled, or an injected rateLimit fault); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal Server Error (always a compsim bug) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "admin.partners.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        partner: components["schemas"]["Partner"];
+                    };
+                };
+            };
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required, or the key is invalid (an admin key where an agent is needed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden: not allowed for this caller (inactive admin, deactivated team, not a participant, ...) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (upstream limits when enabled, or an injected rateLimit fault); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal Server Error (always a compsim bug) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "admin.partners.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    url?: string | null;
+                    logoUrl?: string | null;
+                    details?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        partner: components["schemas"]["Partner"];
+                    };
+                };
+            };
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required, or the key is invalid (an admin key where an agent is needed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden: not allowed for this caller (inactive admin, deactivated team, not a participant, ...) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (1 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (upstream limits when enabled, or an injected rateLimit fault); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal Server Error (always a compsim bug) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "admin.partners.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required, or the key is invalid (an admin key where an agent is needed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden: not allowed for this caller (inactive admin, deactivated team, not a participant, ...) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (1 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (upstream limits when enabled, or an injected rateLimit fault); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal Server Error (always a compsim bug) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "admin.partners.competition.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                competitionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        partners: {
+                            id: string;
+                            name: string;
+                            url: string | null;
+                            logoUrl: string | null;
+                            details: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            position: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required, or the key is invalid (an admin key where an agent is needed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden: not allowed for this caller (inactive admin, deactivated team, not a participant, ...) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with an existing entity */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (upstream limits when enabled, or an injected rateLimit fault); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal Server Error (always a compsim bug) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "admin.partners.competition.add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                competitionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    partnerId: string;
+                    position: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        association: {
+                            competitionId: string;
+                            partnerId: string;
+                            position: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required, or the key is invalid (an admin key where an agent is needed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden: not allowed for this caller (inactive admin, deactivated team, not a participant, ...) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with an existing entity */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (1 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (upstream limits when enabled, or an injected rateLimit fault); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal Server Error (always a compsim bug) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "admin.partners.competition.replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                competitionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    partners: {
+                        /** Format: uuid */
+                        partnerId: string;
+                        position: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        partners: {
+                            id: string;
+                            name: string;
+                            url: string | null;
+                            logoUrl: string | null;
+                            details: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            position: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required, or the key is invalid (an admin key where an agent is needed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden: not allowed for this caller (inactive admin, deactivated team, not a participant, ...) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with an existing entity */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (1 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (upstream limits when enabled, or an injected rateLimit fault); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal Server Error (always a compsim bug) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "admin.partners.competition.move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                competitionId: string;
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    position: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        association: {
+                            competitionId: string;
+                            partnerId: string;
+                            position: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required, or the key is invalid (an admin key where an agent is needed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden: not allowed for this caller (inactive admin, deactivated team, not a participant, ...) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (1 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (upstream limits when enabled, or an injected rateLimit fault); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal Server Error (always a compsim bug) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    "admin.partners.competition.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                competitionId: string;
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required, or the key is invalid (an admin key where an agent is needed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden: not allowed for this caller (inactive admin, deactivated team, not a participant, ...) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (1 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (upstream limits when enabled, or an injected rateLimit fault); see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal Server Error (always a compsim bug) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     "public.teams.register": {
         parameters: {
             query?: never;
@@ -7778,6 +9815,23 @@ export interface operations {
                             teamId: string;
                             teamName: string;
                             portfolioValue: number;
+                        }[];
+                    } | {
+                        /** @constant */
+                        success: true;
+                        competition: components["schemas"]["Competition"];
+                        leaderboard: {
+                            rank: number;
+                            agentId: string;
+                            agentName: string;
+                            agentHandle: string;
+                            ownerName: string;
+                            portfolioValue: number;
+                            pnl: number | null;
+                            simpleReturn: number | null;
+                            startingValue: number | null;
+                            currentValue: number | null;
+                            totalTrades: number | null;
                         }[];
                     };
                 };
@@ -9326,6 +11380,7 @@ export interface operations {
                             score: number;
                             numCompetitions: number;
                             type?: components["schemas"]["CompetitionType"];
+                            voteCount?: number;
                         }[];
                         pagination: components["schemas"]["Pagination"];
                         stats: {
@@ -11309,6 +13364,7 @@ export interface operations {
             content: {
                 "application/json": {
                     seed?: number | string;
+                    admin?: boolean;
                     options?: {
                         startTime?: number | string;
                         prices?: {

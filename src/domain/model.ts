@@ -75,11 +75,26 @@ export interface Competition {
   slippageModel?: SlippageModel;
   /** Perps: each agent's starting account equity in USD (absent = 10000; domain/perps/engine.ts). */
   perpsInitialEquityUsd?: number;
+  /**
+   * Perps: upstream's provider configuration and evaluation metric (absent before one was given).
+   * `initialCapital` is stored as upstream stores it: it funds nothing (the accounts start at
+   * `perpsInitialEquityUsd`); upstream only compares it with equity in a self-funding monitor.
+   */
+  perpsConfig?: PerpsConfig;
+  /** Spot-live: the configuration given on create or update, kept as given (compsim injects swaps). */
+  spotLiveConfig?: Record<string, unknown>;
   /** Virtual time of the next pending scripted action (perps opens/closes, spot-live swaps; null/absent = none; drives the scheduler). */
   nextScriptActionAt?: number | null;
   /** Inference badges: when the badge refresh last ran (null/absent = no submissions yet; drives the scheduler). */
   badgeRefreshedAt?: number | null;
   createdAt: number; updatedAt: number;
+}
+
+/** Upstream's `perps_competition_config` row (PerpsProviderSchema defaults). */
+export interface PerpsConfig {
+  provider: 'symphony' | 'hyperliquid'; initialCapital: number; selfFundingThreshold: number;
+  minFundingThreshold: number | null; apiUrl: string | null;
+  evaluationMetric: 'calmar_ratio' | 'sortino_ratio' | 'simple_return';
 }
 
 export interface CompetitionAgent {
@@ -93,7 +108,11 @@ export interface Balance {
   symbol: string; specificChain: SpecificChain; createdAt: number; updatedAt: number;
 }
 
-export interface PortfolioSnapshot { id: number; competitionId: string; agentId: string; timestamp: number; totalValue: number }
+export interface PortfolioSnapshot {
+  id: number; competitionId: string; agentId: string; timestamp: number; totalValue: number;
+  /** Competitions marked legacy: the team era's per-token values (priced tokens only, by address). */
+  valuesByToken?: Record<string, { amount: number; valueUsd: number }>;
+}
 
 /** One row of a competition's frozen final leaderboard. */
 export interface LeaderboardEntry {
@@ -145,6 +164,17 @@ export interface AgentRating {
 }
 
 /** Whether an agent has claimed its reward of an ended competition (set through compsim's admin API). */
+/** A partner shown with competitions (admin-managed; compsim's fields: name, url, logo, details). */
+export interface Partner {
+  id: string; name: string; url: string | null; logoUrl: string | null; details: string | null; createdAt: number; updatedAt: number;
+}
+
+/** A partner's place in one competition's partner list. */
+export interface CompetitionPartner {
+  /** `${competitionId}:${partnerId}` */
+  id: string; competitionId: string; partnerId: string; position: number; createdAt: number;
+}
+
 export interface RewardClaim {
   /** `${competitionId}:${agentId}` */
   id: string; competitionId: string; agentId: string; claimed: boolean; updatedAt: number;

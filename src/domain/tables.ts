@@ -2,7 +2,7 @@
 import type { Schema } from '../ports/store.js';
 import type {
   Admin, Agent, AgentNonce, AgentRating, Arena, Balance, Competition, CompetitionAgent, InferenceBadge, InferenceSubmission, LeaderboardEntry,
-  PerpsPosition, ScriptedAction, PortfolioSnapshot, RewardClaim, Trade, User, Vote,
+  PerpsPosition, ScriptedAction, PortfolioSnapshot, RewardClaim, Trade, User, Vote, Partner, CompetitionPartner,
 } from './model.js';
 import { pairKey } from './data/keys.js';
 
@@ -26,6 +26,8 @@ export interface Tables {
   inferenceBadges: InferenceBadge;
   perpsPositions: PerpsPosition;
   scriptActions: ScriptedAction;
+  partners: Partner;
+  competitionPartners: CompetitionPartner;
 }
 
 const lower = (s: string | null) => (s === null ? null : s.toLowerCase());
@@ -77,4 +79,7 @@ export const TABLES: Schema<Tables> = {
     key: 'id', indexes: { competition: (r) => r.competitionId, agentCompetition: (r) => `${r.agentId}:${r.competitionId}`, agent: (r) => r.agentId },
   },
   scriptActions: { key: 'id', indexes: { competition: (r) => r.competitionId } },
+  // Partners and their places in competitions (domain/competitions/partners.ts).
+  partners: { key: 'id' },
+  competitionPartners: { key: 'id', indexes: { competition: (r) => r.competitionId, partner: (r) => r.partnerId } },
 };

@@ -61,6 +61,10 @@ const MODE_TEXT: Record<CompetitionIdMode, string> = {
   active: 'ignored (the active competition)',
 };
 const mode = (v: CompetitionIdMode) => MODE_TEXT[v];
+const yesNo = (v: boolean) => (v ? 'yes' : 'no');
+
+/** A key of a competition detail's `stats`. */
+export type StatsKey = 'totalTrades' | 'totalAgents' | 'totalVolume' | 'totalVotes' | 'uniqueTokens' | 'totalPositions' | 'averageEquity';
 
 /** Upstream's EVM discovery order of October 2025 (with `bsc`). */
 const EVM_CHAINS_2025_10: readonly SpecificChain[] = ['eth', 'polygon', 'bsc', 'arbitrum', 'base', 'optimism', 'avalanche', 'linea'];
@@ -77,8 +81,8 @@ export const VERSION_RULES = {
   absentRoutes: row<readonly string[]>('Routes that answer the unknown-route 404 (route ids; `x.*` = every id under `x.`)', {
     spec: [],
     '2026-08': ['competitions.status', 'competitions.leaderboard', 'competitions.upcoming', 'competitions.rules.active', 'inferai.*'],
-    // The badge API arrived in December 2025.
-    '2025-10': ['inferai.*', 'eigenai.*'],
+    // The badge API arrived in December 2025; self-funding alerts and partners after October 2025.
+    '2025-10': ['inferai.*', 'eigenai.*', 'admin.alerts.*', 'admin.partners.*'],
   }, list),
   activeCompetitionRoutes: row<readonly string[]>('Routes refused with 403 `No active competition` while no competition is active (before validation; not for team keys)', {
     spec: [], '2026-08': [], '2025-10': ['trade.execute', 'trade.quote', 'price.get'],
@@ -110,6 +114,51 @@ export const VERSION_RULES = {
   evmChains: row<readonly SpecificChain[]>('Default EVM discovery order (world option `evmChains` overrides it)', {
     spec: EVM_CHAINS_2026_08, '2026-08': EVM_CHAINS_2026_08, '2025-10': EVM_CHAINS_2025_10,
   }, (v) => v.join(', ')),
+  // Admin, participation and response rules (reference fidelity-2 §1, §4, §7, §9).
+  adminAddWalletCheck: row<boolean>('Admin add to a perps or spot-live competition refuses an agent without a wallet (400)', {
+    spec: true, '2026-08': true, '2025-10': false,
+  }, yesNo),
+  sandboxAddBalances: row<'competition' | 'default'>('Balances an admin add gives in a sandbox paper-trading competition (`default`: the world\'s default starting list, as the era\'s env-configured one)', {
+    spec: 'competition', '2026-08': 'competition', '2025-10': 'default',
+  }, code),
+  joinWalletCheck: row<boolean>('Join of a perps or spot-live competition refuses an agent without a wallet (400)', {
+    spec: true, '2026-08': true, '2025-10': false,
+  }, yesNo),
+  joinParticipationRules: row<boolean>('Join applies blocklist, VIPs, allowlist(-only) and `minRecallRank`', {
+    spec: true, '2026-08': true, '2025-10': false,
+  }, yesNo),
+  perpsStartWalletCheck: row<boolean>('Start of a perps competition refuses participants without a wallet (400 naming them)', {
+    spec: true, '2026-08': true, '2025-10': false,
+  }, yesNo),
+  boostTimeDecayRate: row<boolean>('`boostTimeDecayRate` on create/start/update is checked against 0.1..0.9 (else dropped unread)', {
+    spec: true, '2026-08': true, '2025-10': false,
+  }, yesNo),
+  ownerRequiredError: row<ErrorCode>('`POST /api/admin/agents` with neither or both of `user.id`, `user.walletAddress` (400)', {
+    spec: 'OWNER_REQUIRED', '2026-08': 'OWNER_REQUIRED', '2025-10': 'OWNER_REQUIRED_2025',
+  }, code),
+  updateStartedPerpsConfig: row<boolean>('Update refuses `perpsProvider`/`evaluationMetric` on a started perps competition (else applies the provider)', {
+    spec: true, '2026-08': true, '2025-10': false,
+  }, yesNo),
+  updateArenaRules: row<boolean>('Update checks the arena (compatibility with the resulting type, no change once ended)', {
+    spec: true, '2026-08': true, '2025-10': false,
+  }, yesNo),
+  competitionStatsKeys: row<{ perps: readonly StatsKey[]; other: readonly StatsKey[] }>('Keys of `stats` on a competition detail (perps; other types)', {
+    spec: {
+      perps: ['totalAgents', 'totalPositions', 'totalVolume', 'averageEquity', 'totalTrades', 'totalVotes'],
+      other: ['totalTrades', 'totalAgents', 'totalVolume', 'uniqueTokens', 'totalPositions', 'totalVotes'],
+    },
+    '2026-08': {
+      perps: ['totalAgents', 'totalPositions', 'totalVolume', 'averageEquity', 'totalTrades'],
+      other: ['totalTrades', 'totalAgents', 'totalVolume', 'uniqueTokens', 'totalPositions'],
+    },
+    '2025-10': {
+      perps: ['totalAgents', 'totalVotes', 'totalPositions', 'totalVolume', 'averageEquity'],
+      other: ['totalTrades', 'totalAgents', 'totalVolume', 'totalVotes', 'uniqueTokens'],
+    },
+  }, (v) => `${list(v.perps)}; ${list(v.other)}`),
+  globalLeaderboardVoteCount: row<boolean>('Global leaderboard rows carry `voteCount` (votes for the agent in every competition)', {
+    spec: false, '2026-08': false, '2025-10': true,
+  }, yesNo),
 } as const satisfies Record<string, VersionRule<unknown>>;
 
 /** A row name of {@link VERSION_RULES}. */

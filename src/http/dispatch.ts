@@ -1,12 +1,15 @@
 // The request path shared by compsim serve, the msw handlers and the in-process target: the route table on @koa/router, then read body -> auth -> edge gate (rate limits) -> validation -> handler -> envelope -> journal.
 import Router, { type RouterMiddleware } from '@koa/router';
-import { ANONYMOUS, authenticate } from '../domain/access/auth.js';
+import { ANONYMOUS, authenticate, parseBearer } from '../domain/access/auth.js';
 import { requireActiveCompetition } from '../domain/competitions/route-competition.js';
 import { needsActiveCompetition, routeAvailable } from '../domain/versions.js';
 import type { Principal } from '../domain/model.js';
 import { HttpError, toErrorResponse } from './envelope.js';
 import type { HttpWorld, RouteDef } from './route.js';
 import { validatorsOf } from './validate.js';
+
+/** The principal of a sim API request made with the control key. */
+const CONTROL_PRINCIPAL: Principal = Object.freeze({ kind: 'admin', adminId: 'control' });
 
 /** The route table mounted on a @koa/router, one layer per route named by its id, and the routes by id. */
 export interface RouteTable {
@@ -177,7 +180,10 @@ export async function dispatch(world: HttpWorld, match: RouteMatch | null, req: 
     }
     const { def, params } = match;
     routeId = def.id;
-    principal = await authenticate(world.deps, def.auth, headers.authorization, under(LEGACY_AUTH, req.path));
+    // The control key authenticates the sim API even while the world has no admin (after a reset with `admin: false`).
+    principal = def.generation === 'sim' && world.sim?.isControlKey(parseBearer(headers.authorization))
+      ? CONTROL_PRINCIPAL
+      : await authenticate(world.deps, def.auth, headers.authorization, under(LEGACY_AUTH, req.path));
     const refused = await gate();
     if (refused) return { status: refused.status ?? 429, body: refused.body, headers: refused.headers ?? {}, principal, routeId };
     // The version's active-competition middleware runs before the route's own checks (team keys keep the team era's).

@@ -88,6 +88,11 @@ export class RateLimiter implements AuxState {
     return this.size;
   }
 
+  /** Drops every window (a load or reset starts every caller afresh); journaled like any change. */
+  clear(): void {
+    for (const [name, m] of this.windows) for (const key of [...m.keys()]) this.set(name, key, undefined);
+  }
+
   /** Counts one request of `key` to `path` at `now`; null when allowed. */
   consume(key: string, path: string, now: number): Refusal | null {
     for (const [name, m] of this.windows) { // passed windows go first, oldest first

@@ -7,7 +7,7 @@ import { validationSchema, type JSONSchema, type RouteDef } from './route.js';
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
 
 function makeAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv({ allErrors: true, coerceTypes: coerce ? 'array' : false, useDefaults: true, strict: false });
+  const ajv = new Ajv({ allErrors: true, coerceTypes: coerce ? 'array' : false, useDefaults: true, strict: false, verbose: true });
   addFormats(ajv);
   // Accept what Date.parse accepts: the real service is no stricter about ISO datetimes.
   ajv.addFormat('iso-time', { type: 'string', validate: (s: string) => Number.isFinite(Date.parse(s)) });
@@ -20,7 +20,16 @@ const paramAjv = makeAjv(true);
 /** Validator of one request part: returns the 400 message, or null when valid (may apply defaults). */
 export type PartValidator = (value: unknown) => string | null;
 
+/** The received value's kind, as zod names it (`string`, `number`, `array`, `null`, ...). */
+function kindOf(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+}
+
 function reason(e: ErrorObject): string {
+  // A schema node may give upstream's own text per keyword: `'x-reasons': {maximum: 'too big: ...'}`
+  // (`{received}` stands for the kind of value received).
+  const own = (e.parentSchema as { 'x-reasons'?: Record<string, string> } | undefined)?.['x-reasons']?.[e.keyword];
+  if (own !== undefined) return own.replace('{received}', kindOf(e.data));
   if (e.keyword === 'required') return 'required';
   if (e.keyword === 'format' && e.params.format === 'uuid') return 'invalid UUID';
   if (e.keyword === 'format' && e.params.format === 'iso-time') return 'invalid datetime';

@@ -31,7 +31,13 @@ export interface SimControl {
    * Back to the seeded baseline, optionally with another seed and replaced options. The world's
    * admin key (else `adminKey`, the caller's) is kept. Snapshots, faults and the journal are dropped.
    */
-  reset(input: { seed?: number | string; options?: Record<string, unknown>; adminKey?: string }): Promise<{ seed: number | string; now: number; adminKey: string | null }>;
+  reset(input: { seed?: number | string; options?: Record<string, unknown>; adminKey?: string; admin?: boolean }): Promise<{ seed: number | string; now: number; adminKey: string | null }>;
+  /**
+   * True for the control key: the world's configured admin key, or the key that authenticated the
+   * last reset. It authenticates `/api/sim/*` even while the world has no admin (after a reset with
+   * `admin: false`), so a client that creates its admin with `POST /api/admin/setup` can reset again.
+   */
+  isControlKey(key: string | null): boolean;
   /** Moves virtual time forward, running due jobs. */
   advance(ms: number): Promise<SimJob[]>;
   /** Moves virtual time to `ms`; earlier than now is a 400. */

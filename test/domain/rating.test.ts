@@ -4,7 +4,7 @@ import type { Competition, CompetitionType, LeaderboardEntry } from '../../src/d
 import fc from 'fast-check';
 import { ordinal, rate, rating } from 'openskill';
 import {
-  boardKey, boardRatings, INITIAL_SKILL, linearPlackettLuce, OPENSKILL_FIELD_LIMIT, plackettLuce, ratingScore, updateRatingsTx, type Skill,
+  boardKey, boardRatings, INITIAL_SKILL, linearPlackettLuce, loadOpenSkill, OPENSKILL_FIELD_LIMIT, plackettLuce, ratingScore, updateRatingsTx, type Skill,
 } from '../../src/domain/rankings/rating.js';
 import { createWorld, type World } from '../../src/world.js';
 import { independentPL, scoreOf } from '../helpers/rankings.js';
@@ -20,6 +20,7 @@ function expectSkills(actual: Skill[], expected: Skill[]): void {
 }
 
 describe('domain/rating', () => {
+  before(() => loadOpenSkill());
   describe('plackettLuce and ratingScore', () => {
     it('starts every agent at mu 25, sigma 25/3, score 1500', () => {
       expect(INITIAL_SKILL.mu).to.equal(25);
@@ -27,12 +28,19 @@ describe('domain/rating', () => {
       expect(ratingScore(INITIAL_SKILL)).to.be.closeTo(1500, 1e-9);
     });
 
-    it('keeps the numbers of openskill (loaded on first use): rating() and ordinal() to the last bit', () => {
+    it("keeps upstream's own ordinal to the last bit: 24 * ((mu - 3 * sigma) + 62.5), not openskill's operation order", () => {
       expect(INITIAL_SKILL).to.deep.equal(rating());
       const skill = fc.record({ mu: fc.double({ min: -1e6, max: 1e6, noNaN: true }), sigma: fc.double({ min: 0, max: 1e4, noNaN: true }) });
       fc.assert(fc.property(skill, (s) => {
-        expect(ratingScore(s)).to.equal(ordinal(s, { alpha: 24, target: 1500 }));
+        const t1 = 3 * s.sigma;
+        const t2 = s.mu - t1;
+        const t3 = t2 + 62.5;
+        expect(Object.is(ratingScore(s), 24 * t3)).to.equal(true);
       }), { seed: 20261124, numRuns: 500 });
+      // A pair where the two operation orders differ in the last bit: upstream's is kept.
+      const s = { mu: 20.137, sigma: 3.0713 };
+      expect(ordinal(s, { alpha: 24, target: 1500 })).to.equal(1762.1544);
+      expect(ratingScore(s)).to.equal(1762.1544000000001);
     });
 
     it('reproduces the reference examples for 2 and 3 new agents', async () => {

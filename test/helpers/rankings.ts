@@ -36,8 +36,8 @@ export function independentPL(priors: readonly Skill[]): Skill[] {
   });
 }
 
-/** The leaderboard score of a rating: 24 x (mu - 3 sigma) + 1500. */
-export const scoreOf = (s: Skill) => 24 * (s.mu - 3 * s.sigma) + 1500;
+/** The leaderboard score of a rating, in upstream's operation order: 24 x ((mu - 3 sigma) + 1500 / 24). */
+export const scoreOf = (s: Skill) => 24 * ((s.mu - 3 * s.sigma) + 62.5);
 
 /** Replays competitions (finishing orders of agent names) on one board from fresh ratings. */
 export function replay(orders: string[][]): Map<string, Skill> {

@@ -60,11 +60,19 @@ describe('POST /api/admin/users', () => {
     await s.call('POST', '/api/admin/users', { key: ADMIN_KEY, body: { walletAddress: w, email: 'dup@x.io' } });
     expectError(await s.call('POST', '/api/admin/users', { key: ADMIN_KEY, body: { walletAddress: w } }), 409, 'A user with this walletAddress already exists');
     expectError(await s.call('POST', '/api/admin/users', { key: ADMIN_KEY, body: { walletAddress: nextWallet(), email: 'dup@x.io' } }), 409, 'A user with this email already exists');
+    // The wallet is reported when both repeat; the existing user is not returned.
+    expectError(await s.call('POST', '/api/admin/users', { key: ADMIN_KEY, body: { walletAddress: w.toUpperCase().replace('0X', '0x'), email: 'dup@x.io' } }), 409,
+      'A user with this walletAddress already exists');
+    // Emails are compared case-sensitively, as upstream's unique column does.
+    const other = await s.call('POST', '/api/admin/users', { key: ADMIN_KEY, body: { walletAddress: nextWallet(), email: 'DUP@x.io' } });
+    expect(other.status).to.equal(201);
+    expect(other.body.user.email).to.equal('DUP@x.io');
   });
 
-  it('rejects a malformed wallet (400)', async () => {
+  it('rejects a missing, then a malformed wallet, with upstream\'s texts (400)', async () => {
+    expectError(await s.call('POST', '/api/admin/users', { key: ADMIN_KEY, body: { name: 'No Wallet' } }), 400, 'Wallet address is required');
     const res = await s.call('POST', '/api/admin/users', { key: ADMIN_KEY, body: { walletAddress: '0x123' } });
-    expectError(res, 400, 'Invalid request: walletAddress (must match pattern "^0x[0-9a-fA-F]{40}$")');
+    expectError(res, 400, 'Invalid Ethereum address format. Must be 0x followed by 40 hex characters.');
   });
 });
 
@@ -103,8 +111,14 @@ describe('POST /api/admin/agents', () => {
     expectError(await create({ walletAddress: w }, { name: 'N' }), 404, `User with wallet address '${w}' does not exist`);
   });
 
-  it('requires exactly one of user.id and user.walletAddress (400)', async () => {
-    expectError(await create({}, { name: 'N' }), 400, 'Invalid request: user (provide exactly one of id or walletAddress)');
+  it('requires exactly one of user.id and user.walletAddress, a user object and a name of at most 100 characters (400)', async () => {
+    const msg = 'Invalid request: user (must provide either user ID or user wallet address)';
+    expectError(await create({}, { name: 'N' }), 400, msg);
+    expectError(await create({ id: owner.id, walletAddress: nextWallet() }, { name: 'N' }), 400, msg);
+    expectError(await s.call('POST', '/api/admin/agents', { key: ADMIN_KEY, body: { agent: { name: 'N' } } }), 400,
+      'Invalid request: user (expected object, received undefined)');
+    expectError(await create({ id: owner.id }, { name: 'n'.repeat(101) }), 400, 'Invalid request: agent.name (name must be 100 characters or less)');
+    expect((await s.world.deps.store.read((tx) => tx.all('agents'))).some((a) => a.name === 'N')).to.equal(false);
   });
 
   it('rejects a bad agent wallet (400)', async () => {

@@ -1,7 +1,7 @@
 // Admin competition lifecycle: create, start (by id or create-and-start), end, update, snapshots.
 import { expect } from 'chai';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
-import { createAgent, createCompetition, expectError } from '../helpers/actors.js';
+import { createAgent, createCompetition, expectError, nextWallet } from '../helpers/actors.js';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 const SOL = 'So11111111111111111111111111111111111111112';
@@ -41,11 +41,16 @@ describe('POST /api/admin/competition/create', () => {
     expectError(await create({}), 400, 'Invalid request: name (required)');
     expectError(await create({ name: 'x', tradingType: 'any' }), 400, 'Invalid request: tradingType (must be equal to one of the allowed values: disallowAll, disallowXParent, allow)');
     expectError(await create({ name: 'x', paperTradingConfig: { maxTradePercentage: 0 } }), 400, 'Invalid request: paperTradingConfig.maxTradePercentage (must be >= 1)');
-    expectError(await create({ name: 'x', paperTradingInitialBalances: [] }), 400, 'Invalid request: paperTradingInitialBalances (must NOT have fewer than 1 items)');
+    expectError(await create({ name: 'x', paperTradingInitialBalances: [] }), 400, 'Invalid request: paperTradingInitialBalances (at least one initial balance is required)');
     expectError(await create({ name: 'x', paperTradingInitialBalances: [{ specificChain: 'eth', tokenSymbol: 'usdc', amount: 0 }] }), 400,
       'Invalid request: paperTradingInitialBalances.0.amount (must be > 0)');
     const dup = { specificChain: 'eth', tokenSymbol: 'usdc', amount: 1 };
-    expectError(await create({ name: 'x', paperTradingInitialBalances: [dup, dup] }), 400, 'Invalid request: paperTradingInitialBalances (Duplicate entries detected: eth:usdc)');
+    expectError(await create({ name: 'x', paperTradingInitialBalances: [dup, dup] }), 400,
+      'Invalid request: paperTradingInitialBalances (duplicate entries detected: each (specificChain, tokenSymbol) pair must be unique)');
+    expectError(await create({ name: 'x', boostTimeDecayRate: 0.09 }), 400, 'Invalid request: boostTimeDecayRate (too small: expected number to be >=0.1)');
+    expectError(await create({ name: 'x', boostTimeDecayRate: 0.91 }), 400, 'Invalid request: boostTimeDecayRate (too big: expected number to be <=0.9)');
+    expectError(await create({ name: 'x', boostTimeDecayRate: '0.5' }), 400, 'Invalid request: boostTimeDecayRate (expected number, received string)');
+    for (const rate of [0.1, 0.9]) expect((await create({ name: 'x', boostTimeDecayRate: rate })).status).to.equal(201);
     expectError(await create({ name: 'x', paperTradingInitialBalances: [{ specificChain: 'eth', tokenSymbol: 'doge', amount: 1 }] }), 400,
       "Invalid request: paperTradingInitialBalances (unknown token symbol 'doge' on chain 'eth')");
     expectError(await create({ name: 'x', startDate: 'soon' }), 400, 'Invalid request: startDate (invalid datetime)');
@@ -166,5 +171,106 @@ describe('PUT /api/admin/competition/{competitionId}', () => {
     const c = await createCompetition(s, ADMIN_KEY);
     expectError(await s.call('PUT', `/api/admin/competition/${c.id}`, { key: ADMIN_KEY, body: {} }), 400, 'No valid fields provided for update');
     expectError(await s.call('PUT', `/api/admin/competition/${MISSING}`, { key: ADMIN_KEY, body: { name: 'x' } }), 404, 'Competition not found');
+  });
+
+  const put = (id: string, body: object) => s.call('PUT', `/api/admin/competition/${id}`, { key: ADMIN_KEY, body });
+  const row = (id: string) => s.world.deps.store.read((tx) => tx.get('competitions', id)!);
+  const walleted = async (name: string) => (await createAgent(s, ADMIN_KEY, name, { agentWalletAddress: nextWallet() })).agentId;
+
+  it('changes the type only while pending, with the new type\'s configuration, judged against the current arena', async () => {
+    const c = await createCompetition(s, ADMIN_KEY);
+    expectError(await put(c.id, { type: 'perpetual_futures', arenaId: 'default-perps-arena' }), 400,
+      'Perps provider configuration is required when changing to perpetual futures type');
+    expectError(await put(c.id, { type: 'spot_live_trading', arenaId: 'default-spot-live-arena' }), 400,
+      'Spot live configuration is required when changing to spot_live_trading type');
+    expectError(await put(c.id, { spotLiveConfig: { dataSource: 'rpc_direct', dataSourceConfig: {} }, arenaId: 'default-spot-live-arena' }), 400,
+      'Chains are required when converting to spot_live_trading type');
+    // perpsProvider alone means perpetual futures; the paper arena it is in does not admit that type.
+    expectError(await put(c.id, { perpsProvider: {} }), 400, 'Competition type "perpetual_futures" incompatible with arena skill "spot_paper_trading"');
+    expect((await row(c.id)).type).to.equal('trading');
+    const ok = await put(c.id, { perpsProvider: { initialCapital: 750 }, arenaId: 'default-perps-arena', evaluationMetric: 'sortino_ratio' });
+    expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
+    expect(ok.body.competition).to.include({ type: 'perpetual_futures', evaluationMetric: 'sortino_ratio', perpsInitialEquityUsd: 10000 });
+    expect((await row(c.id)).perpsConfig).to.deep.equal({
+      provider: 'symphony', initialCapital: 750, selfFundingThreshold: 0, minFundingThreshold: null, apiUrl: null, evaluationMetric: 'sortino_ratio',
+    });
+    expectError(await put(c.id, { perpsProvider: { initialCapital: 0 } }), 400, 'Invalid request: perpsProvider.initialCapital (too small: expected number to be >0)');
+    const started = await s.call('POST', '/api/admin/competition/start', { key: ADMIN_KEY, body: { competitionId: c.id, agentIds: [await walleted('Perper')] } });
+    expect(started.status, JSON.stringify(started.body)).to.equal(200);
+    expectError(await put(c.id, { type: 'trading', arenaId: 'default-paper-arena' }), 400, 'Cannot change competition type once it has started. Current status: active');
+    expectError(await put(c.id, { evaluationMetric: 'calmar_ratio' }), 400, 'Cannot update perps configuration once competition has started. Current status: active');
+    expectError(await put(c.id, { perpsProvider: { initialCapital: 9 } }), 400, 'Cannot update perps configuration once competition has started. Current status: active');
+    expect((await row(c.id)).perpsConfig!.initialCapital).to.equal(750);
+  });
+
+  it('refuses started paper configuration and starting balances, arena changes once ended, unknown games', async () => {
+    const a = await createAgent(s, ADMIN_KEY, 'Paper Player');
+    const c = (await s.call('POST', '/api/admin/competition/start', { key: ADMIN_KEY, body: { name: 'Live', agentIds: [a.agentId] } })).body.competition;
+    expectError(await put(c.id, { paperTradingConfig: { maxTradePercentage: 10 } }), 400, 'Cannot update paper trading config for competition that has started');
+    expectError(await put(c.id, { paperTradingInitialBalances: [{ specificChain: 'eth', tokenSymbol: 'usdc', amount: 1 }] }), 400,
+      'Cannot update paper trading initial balances for competition that has started');
+    expectError(await put(c.id, { spotLiveConfig: { chains: ['base'] } }), 400, 'Cannot change competition type once it has started. Current status: active');
+    // evaluationMetric on a paper competition is accepted and ignored.
+    expect((await put(c.id, { evaluationMetric: 'sortino_ratio' })).status).to.equal(200);
+    expect((await row(c.id)).perpsConfig).to.equal(undefined);
+    await s.call('POST', '/api/admin/competition/end', { key: ADMIN_KEY, body: { competitionId: c.id } });
+    expectError(await put(c.id, { arenaId: 'default-paper-arena' }), 400, 'Cannot change arena for ended competition - rankings already finalized');
+    const p = await createCompetition(s, ADMIN_KEY);
+    expectError(await put(p.id, { gameIds: [MISSING], arenaId: 'default-nfl-game-prediction-arena' }), 404, `Games not found: ${MISSING}`);
+  });
+
+  it('upserts starting balances into the stored list while pending (entries not named are kept)', async () => {
+    const c = await createCompetition(s, ADMIN_KEY, { paperTradingInitialBalances: [
+      { specificChain: 'eth', tokenSymbol: 'usdc', amount: 100 }, { specificChain: 'svm', tokenSymbol: 'sol', amount: 2 },
+    ] });
+    const res = await put(c.id, { paperTradingInitialBalances: [{ specificChain: 'svm', tokenSymbol: 'sol', amount: 3 }, { specificChain: 'base', tokenSymbol: 'usdc', amount: 50 }] });
+    expect(res.status).to.equal(200);
+    expect(res.body.competition.paperTradingInitialBalances).to.deep.equal([
+      { specificChain: 'eth', tokenSymbol: 'usdc', amount: 100 }, { specificChain: 'svm', tokenSymbol: 'sol', amount: 3 },
+      { specificChain: 'base', tokenSymbol: 'usdc', amount: 50 },
+    ]);
+  });
+
+  it('validates boostTimeDecayRate on update and start too (400)', async () => {
+    const c = await createCompetition(s, ADMIN_KEY);
+    expectError(await put(c.id, { boostTimeDecayRate: 1 }), 400, 'Invalid request: boostTimeDecayRate (too big: expected number to be <=0.9)');
+    expectError(await s.call('POST', '/api/admin/competition/start', { key: ADMIN_KEY, body: { competitionId: c.id, boostTimeDecayRate: 0 } }), 400,
+      'Invalid request: boostTimeDecayRate (too small: expected number to be >=0.1)');
+  });
+});
+
+describe('POST /api/admin/competition/start of perpetual futures', () => {
+  let s: TestServer;
+  before(async () => { s = await startTestServer({ admin: { apiKey: ADMIN_KEY } }); });
+  after(() => s.close());
+
+  it('stores perpsProvider with upstream\'s defaults; initialCapital funds nothing (accounts start at perpsInitialEquityUsd)', async () => {
+    const w = await createAgent(s, ADMIN_KEY, 'Capital', { agentWalletAddress: nextWallet() });
+    const res = await s.call('POST', '/api/admin/competition/start', {
+      key: ADMIN_KEY, body: { name: 'Capital Perps', type: 'perpetual_futures', agentIds: [w.agentId], perpsProvider: { initialCapital: 1234 } },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const cid = res.body.competition.id;
+    const row = await s.world.deps.store.read((tx) => tx.get('competitions', cid)!);
+    expect(row.perpsConfig).to.deep.equal({
+      provider: 'symphony', initialCapital: 1234, selfFundingThreshold: 0, minFundingThreshold: null, apiUrl: null, evaluationMetric: 'calmar_ratio',
+    });
+    const account = await s.call('GET', '/api/agent/perps/account', { key: w.apiKey, query: { competitionId: cid } });
+    expect(account.body.account.totalEquity).to.equal('10000');
+    const plain = await createCompetition(s, ADMIN_KEY, { type: 'perpetual_futures', arenaId: 'default-perps-arena' });
+    expect((await s.world.deps.store.read((tx) => tx.get('competitions', plain.id)!)).perpsConfig!.initialCapital).to.equal(500);
+  });
+
+  it('refuses participants without a wallet, naming each (400); spot-live starts have no such check', async () => {
+    const w = await createAgent(s, ADMIN_KEY, 'Has Wallet', { agentWalletAddress: nextWallet() });
+    const x = await createAgent(s, ADMIN_KEY, 'No Wallet');
+    const y = await createAgent(s, ADMIN_KEY, 'Nor This');
+    const res = await s.call('POST', '/api/admin/competition/start', {
+      key: ADMIN_KEY, body: { name: 'Perps', type: 'perpetual_futures', agentIds: [w.agentId, x.agentId, y.agentId] },
+    });
+    expectError(res, 400, `Cannot proceed with perpetual futures competition: The following agents have no wallet address: No Wallet (${x.agentId}), Nor This (${y.agentId})`);
+    expect((await s.world.deps.store.read((tx) => tx.all('competitions'))).some((c) => c.name === 'Perps')).to.equal(false);
+    const spot = await s.call('POST', '/api/admin/competition/start', { key: ADMIN_KEY, body: { name: 'Spot', type: 'spot_live_trading', agentIds: [x.agentId] } });
+    expect(spot.status, JSON.stringify(spot.body)).to.equal(200);
   });
 });

@@ -64,7 +64,7 @@ describe('POST /api/admin/competitions/{competitionId}/agents/{agentId}', () => 
 
   it('requires a wallet for perpetual futures competitions (400)', async () => {
     const c = await createCompetition(s, ADMIN_KEY, { type: 'perpetual_futures' });
-    expectError(await add(c.id, a.agentId), 400, 'Agent must have a wallet address to participate in perpetual futures competitions');
+    expectError(await add(c.id, a.agentId), 400, 'Agent must have a wallet address to participate in this competition');
   });
 });
 

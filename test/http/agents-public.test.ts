@@ -162,7 +162,7 @@ describe('GET /api/agents/{agentId}', () => {
 
   it('gives a disqualified agent the competition but no placement, rating or trophy (Echo)', async () => {
     const echo = (await get(h.E.agentId)).body.agent;
-    expect(echo.stats).to.deep.equal({ completedCompetitions: 1, totalTrades: 0, totalPositions: 0, totalVotes: 0, ranks: [] });
+    expect(echo.stats).to.deep.equal({ completedCompetitions: 1, totalTrades: 0, totalPositions: 0, totalVotes: 0 });
     expect(echo.trophies).to.deep.equal([]);
     expect(echo.hasUnclaimedRewards).to.equal(false);
   });
@@ -183,7 +183,7 @@ describe('GET /api/agents/{agentId}', () => {
     const res = (await get(x.agentId)).body.agent;
     expect(res.skills).to.deep.equal(['perps', 'nfl']);
     expect(res.hasUnclaimedRewards).to.equal(true);
-    expect(res.stats).to.deep.equal({ completedCompetitions: 0, totalTrades: 0, totalPositions: 0, totalVotes: 0, ranks: [] });
+    expect(res.stats).to.deep.equal({ completedCompetitions: 0, totalTrades: 0, totalPositions: 0, totalVotes: 0 });
   });
 
   it('moves rank and score when a later competition ends', async () => {

@@ -5,6 +5,7 @@ import { joinCompetition, leaveCompetition } from '../../src/domain/competitions
 import type { Principal, Trade } from '../../src/domain/model.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 import { createAgent, createCompetition, expectError, nextWallet } from '../helpers/actors.js';
+import { playCup } from '../helpers/rankings.js';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 const T0 = Date.parse('2025-01-01T00:00:00.000Z');
@@ -161,12 +162,35 @@ describe('POST /api/competitions/{competitionId}/agents/{agentId}', () => {
     const blocked = await createCompetition(s, ADMIN_KEY, { blocklist: [a.agentId], vips: [a.agentId] });
     expectError(await join(blocked.id, a.agentId, a.apiKey), 403, 'This agent is not permitted to join this competition');
     const only = await createCompetition(s, ADMIN_KEY, { allowlistOnly: true, allowlist: [listed.agentId], vips: [vip.agentId] });
-    expectError(await join(only.id, a.agentId, a.apiKey), 403, 'This agent is not permitted to join this competition');
+    expectError(await join(only.id, a.agentId, a.apiKey), 403, 'This competition is allowlist-only. Your agent is not on the allowlist');
     expect((await join(only.id, listed.agentId, listed.apiKey)).status).to.equal(200);
     expect((await join(only.id, vip.agentId, vip.apiKey)).status).to.equal(200);
-    // Upstream answers an empty allowlist with a 500; compsim refuses like any unlisted agent.
+    // Upstream answers an empty allowlist with its text and a 500; compsim keeps the text with a 400.
     const empty = await createCompetition(s, ADMIN_KEY, { allowlistOnly: true });
-    expectError(await join(empty.id, a.agentId, a.apiKey), 403, 'This agent is not permitted to join this competition');
+    expectError(await join(empty.id, a.agentId, a.apiKey), 400,
+      'This competition is misconfigured: allowlist-only mode is enabled but no allowlist is defined. Please contact an administrator.');
+    expect((await competitionRow(s, empty.id)).registeredParticipants).to.equal(0);
+  });
+
+  it('enforces minRecallRank with the global rank of the competition\'s type (403); an allowlisted agent skips it', async () => {
+    const { s, a } = ctx;
+    const top = await createAgent(s, ADMIN_KEY, 'Top', { agentWalletAddress: nextWallet() });
+    const [second, third] = [await createAgent(s, ADMIN_KEY, 'Second'), await createAgent(s, ADMIN_KEY, 'Third')];
+    await playCup(s, 'Rating Cup', [top, second, third], [30, 20, 10]);
+    const c = await createCompetition(s, ADMIN_KEY, { minRecallRank: 2, allowlist: [a.agentId] });
+    expectError(await join(c.id, third.agentId, third.apiKey), 403, "This competition requires a minimum Recall rank of 2. Your agent's current rank is 3.");
+    const unrated = await createAgent(s, ADMIN_KEY, 'Unrated');
+    expectError(await join(c.id, unrated.agentId, unrated.apiKey), 403,
+      'This competition requires a minimum Recall rank of 2. Your agent has not yet established a rank.');
+    expect((await competitionRow(s, c.id)).registeredParticipants).to.equal(0);
+    expect((await join(c.id, top.agentId, top.apiKey)).status).to.equal(200);
+    expect((await join(c.id, a.agentId, a.apiKey)).status).to.equal(200); // unrated, but on the (non-exclusive) allowlist
+    // Ranks are per competition type: the paper-trading winner has no perps rank.
+    const perps = await createCompetition(s, ADMIN_KEY, { type: 'perpetual_futures', minRecallRank: 5 });
+    expectError(await join(perps.id, top.agentId, top.apiKey), 403,
+      'This competition requires a minimum Recall rank of 5. Your agent has not yet established a rank.');
+    // minRecallRank has no lower bound upstream.
+    expect((await createCompetition(s, ADMIN_KEY, { minRecallRank: 0 })).minRecallRank).to.equal(0);
   });
 
   it('enforces the participant limit (409)', async () => {

@@ -77,8 +77,9 @@ describe('msw handlers (compsim/msw)', () => {
     for (const text of ['5', '"x"', 'null', '  ', '{"walletAddress":"0x1","__proto__":{"admin":true}}', '{"a":{"\\u005f_proto__":1}}']) {
       expect(await post('/api/admin/users', text), text).to.deep.equal(invalid);
     }
+    // Not read as JSON: the body is empty, so the wallet is missing.
     expect(await post('/api/admin/users', '{"walletAddress":"0x1"}', 'text/plain'))
-      .to.deep.equal({ status: 400, body: { success: false, error: 'Invalid request: walletAddress (required)' } });
+      .to.deep.equal({ status: 400, body: { success: false, error: 'Wallet address is required' } });
     expect(await post('/api/sim/load', JSON.stringify({ x: 'y'.repeat(1_100_000) })))
       .to.deep.equal({ status: 400, body: { success: false, error: "Invalid world document: format must be 'compsim-world', got null" } });
     expect(await post('/api/admin/users', JSON.stringify({ x: 'y'.repeat(1_100_000) })))

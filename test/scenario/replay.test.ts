@@ -159,7 +159,7 @@ describe('compsim replay: runs', function () {
   });
 
   it('exits 2 on usage errors and 1 on unreadable input', async () => {
-    expect(() => parseReplayArgs(['--trades', 'x'])).to.throw(UsageError, '--trades and --prices are required');
+    expect(() => parseReplayArgs(['--trades', 'x'])).to.throw(UsageError, '--trades and --prices (or --fork) are required');
     expect(() => parseReplayArgs(['--trades', 'x', '--prices', 'y', '--slippage', 'some'])).to.throw(UsageError, '--slippage must be upstream, expected or none');
     const usage = await runToEnd(['replay', '--trades', 'x.csv']);
     expect(usage.code).to.equal(2);

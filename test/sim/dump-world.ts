@@ -43,6 +43,8 @@ export async function buildRichWorld(): Promise<RichWorld> {
   await call('POST', '/api/admin/competition/end', { competitionId: paid });
   await call('POST', `/api/admin/competitions/${paid}/rewards/claim`, { agentId: a.id, claimed: true });
   pools.competitions.push(paid);
+  const partner = (await call('POST', '/api/admin/partners', { name: 'Rich Partner' })).partner.id as string;
+  await call('POST', `/api/admin/competitions/${paid}/partners`, { partnerId: partner, position: 1 });
   await call('POST', '/api/sim/prices', { prices: [{ token: TOKENS.BONK.address, specificChain: 'svm', price: 0.00002 }] });
   await call('POST', '/api/sim/prices/tape', { tapes: { [`svm:${TOKENS.JUP.address}`]: [[now, 0.5], [now + 3_600_000, 0.6]] } });
   const dump = JSON.parse(JSON.stringify(await t.world.dump())) as StoreDump;

@@ -14,7 +14,7 @@ const MIN = 60_000;
 async function worldWithAgent(): Promise<{ w: World; agentId: string }> {
   const w = await createWorld({ startTime: T0, snapshotIntervalMs: 5 * MIN });
   await setupAdmin(w.deps, { username: 'a', password: 'password1', email: 'a@x.io' });
-  const r = await registerUser(w.deps, { walletAddress: '0x' + '9'.repeat(40), agentName: 'Ticker' });
+  const r = await registerUser(w.deps, { walletAddress: '0x' + '9'.repeat(40), agentName: 'Ticker', agentWalletAddress: '0x' + '8'.repeat(40) });
   return { w, agentId: r.agent!.id };
 }
 

@@ -3,9 +3,8 @@ import type { ReadTx } from '../../ports/store.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
 import type { Agent, Competition, CompetitionStatus } from '../model.js';
-import { sortRows } from '../data/paging.js';
+import { sortRows, type SortSpec } from '../data/paging.js';
 import { activeAgentIds } from '../trading/portfolio.js';
-import { parseListSort } from './public.js';
 import { earnedReward } from '../competitions/rewards.js';
 import { riskMetrics, type RiskMetrics } from '../rankings/risk-metrics.js';
 import type { Tables } from '../tables.js';
@@ -16,6 +15,23 @@ const COMPETITION_FIELDS = ['id', 'name', 'description', 'startDate', 'endDate',
 const COMPUTED_FIELDS = ['portfolioValue', 'pnl', 'pnlPercent', 'totalTrades', 'totalPositions', 'rank', 'bestPlacement', 'agentName', 'agentHandle'] as const;
 /** Every accepted sort field (each may carry a leading `-`). */
 export const AGENT_COMPETITION_SORT_FIELDS: readonly string[] = [...COMPETITION_FIELDS, ...COMPUTED_FIELDS];
+
+/** Fields whose presence anywhere in the sort text (as a substring) makes upstream sort in memory. */
+const IN_MEMORY_MARKERS = ['portfolioValue', 'pnl', 'totalTrades', 'totalPositions', 'rank', 'bestPlacement', 'agentName', 'agentHandle'] as const;
+
+/**
+ * Upstream's two sort paths (reference fidelity-2 §8). A sort text containing a computed field's
+ * name sorts in memory by the computed fields, skipping any other part (`rankX`, `name`). Otherwise
+ * the competition columns sort, and an unknown column or more than 3 parts is an error upstream
+ * swallows: null here, an empty page.
+ */
+function listSort(sort: string): SortSpec | null {
+  if (!sort) return [];
+  const parts = sort.split(',').map((part) => (part.startsWith('-') ? { field: part.slice(1), desc: true } : { field: part, desc: false }));
+  if (IN_MEMORY_MARKERS.some((m) => sort.includes(m))) return parts.filter((p) => (COMPUTED_FIELDS as readonly string[]).includes(p.field));
+  if (parts.length > 3 || parts.some((p) => !(COMPETITION_FIELDS as readonly string[]).includes(p.field))) return null;
+  return parts;
+}
 
 /** Input of {@link agentCompetitions} (schema defaults applied). */
 export interface AgentCompetitionsInput {
@@ -96,7 +112,7 @@ function sortKeys(row: AgentCompetitionRow, agent: Agent): Record<string, unknow
  * or not yet claimed (`false`). Unknown agent -> 404 `Agent not found`.
  */
 export async function agentCompetitions(deps: Deps, input: AgentCompetitionsInput): Promise<{ agent: Agent; rows: AgentCompetitionRow[]; total: number }> {
-  const spec = parseListSort(input.sort, AGENT_COMPETITION_SORT_FIELDS, 'Invalid pagination parameters');
+  const spec = listSort(input.sort);
   return deps.store.read((tx) => {
     const agent = tx.get('agents', input.agentId);
     if (!agent || agent.generation !== 'current') throw new DomainError('AGENT_NOT_FOUND');
@@ -110,6 +126,8 @@ export async function agentCompetitions(deps: Deps, input: AgentCompetitionsInpu
       }
       rows.push(summary(tx, comp, agent));
     }
+    // Upstream's service swallows a sort its query helper refuses into an empty list.
+    if (spec === null) return { agent, rows: [], total: 0 };
     const keyed = rows.map((row) => ({ row, ...sortKeys(row, agent) }));
     const sorted = sortRows(keyed, spec).map((k) => k.row);
     return { agent, rows: sorted.slice(input.offset, input.offset + input.limit), total: rows.length };

@@ -2,7 +2,7 @@
 import type { WriteTx } from '../../ports/store.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
-import { autoJoinSandboxCompetitions } from '../competitions/join-leave.js';
+import { versionRule } from '../versions.js';
 import type { Agent, User } from '../model.js';
 import { sortRows, type SortSpec } from '../data/paging.js';
 import type { Tables } from '../tables.js';
@@ -64,14 +64,14 @@ export function createAgentTx(deps: Deps, tx: WriteTx<Tables>, owner: User, inpu
 }
 
 /**
- * `POST /api/admin/agents`: resolves the owner by id or wallet, then creates the agent; the new
- * agent then auto-joins active sandbox competitions (failures there never fail the creation).
+ * `POST /api/admin/agents`: resolves the owner by id or wallet, then creates the agent. It joins
+ * no competition (in sandbox mode too: only the admin add endpoint adds it).
  */
 export async function createAgentForOwner(
   deps: Deps, owner: { id?: string; walletAddress?: string }, input: AgentInput,
 ): Promise<{ agent: Agent; apiKey: string }> {
-  if ((owner.id === undefined) === (owner.walletAddress === undefined)) throw new DomainError('OWNER_REQUIRED');
-  const created = await deps.store.transact((tx) => {
+  if ((owner.id === undefined) === (owner.walletAddress === undefined)) throw new DomainError(versionRule(deps, 'ownerRequiredError'));
+  return deps.store.transact((tx) => {
     let user: User | undefined;
     if (owner.id !== undefined) {
       user = tx.get('users', owner.id);
@@ -83,8 +83,6 @@ export async function createAgentForOwner(
     }
     return createAgentTx(deps, tx, user, input);
   });
-  await autoJoinSandboxCompetitions(deps, created.agent.id);
-  return created;
 }
 
 /** An agent or the 404. */

@@ -54,7 +54,9 @@ export interface TypeRank { type: CompetitionType; rank: number; score: number }
 /** Stats of the agent detail. `rank`/`score` are absent until the agent has a rating. */
 export interface PublicAgentStats {
   completedCompetitions: number; totalTrades: number; totalPositions: number; totalVotes: number;
-  bestPlacement?: BestPlacement; rank?: number; score?: number; ranks: TypeRank[];
+  bestPlacement?: BestPlacement; rank?: number; score?: number;
+  /** Absent (upstream omits it) until the agent has a global rating. */
+  ranks?: TypeRank[];
 }
 
 /** A trophy: one per ended competition the agent finished as an active participant. */
@@ -72,7 +74,8 @@ function metadataField(agent: Agent, key: string): unknown {
 
 /** Spec-era rank/score from the agent's best global rating, plus the per-type dense ranks. */
 function ratingStats(all: readonly AgentRating[], agentId: string): Pick<PublicAgentStats, 'rank' | 'score' | 'ranks'> {
-  const out: Pick<PublicAgentStats, 'rank' | 'score' | 'ranks'> = { ranks: [] };
+  const out: Pick<PublicAgentStats, 'rank' | 'score' | 'ranks'> = {};
+  const ranks: TypeRank[] = [];
   const best = all.findIndex((r) => r.agentId === agentId);
   if (best >= 0) {
     out.rank = best + 1;
@@ -80,8 +83,9 @@ function ratingStats(all: readonly AgentRating[], agentId: string): Pick<PublicA
   }
   for (const own of all.filter((r) => r.agentId === agentId)) {
     const higher = new Set(all.filter((r) => r.type === own.type && r.ordinal > own.ordinal).map((r) => r.ordinal));
-    out.ranks.push({ type: own.type, rank: higher.size + 1, score: own.ordinal });
+    ranks.push({ type: own.type, rank: higher.size + 1, score: own.ordinal });
   }
+  if (ranks.length > 0) out.ranks = ranks;
   return out;
 }
 

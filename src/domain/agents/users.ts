@@ -1,13 +1,12 @@
 // User registration by an admin, optionally with the user's first agent.
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
-import { createAgentTx, type AgentInput } from './manage.js';
-import { autoJoinSandboxCompetitions } from '../competitions/join-leave.js';
+import { createAgentTx, WALLET_RE, type AgentInput } from './manage.js';
 import type { Agent, User } from '../model.js';
 
 /** Body of `POST /api/admin/users`. */
 export interface RegisterUserInput {
-  walletAddress: string; name?: string; email?: string; userImageUrl?: string; userMetadata?: unknown;
+  walletAddress?: string; name?: string; email?: string; userImageUrl?: string; userMetadata?: unknown;
   privyId?: string; embeddedWalletAddress?: string;
   agentName?: string; agentHandle?: string; agentDescription?: string; agentImageUrl?: string;
   agentMetadata?: unknown; agentWalletAddress?: string; agentEmail?: string;
@@ -17,14 +16,17 @@ export interface RegisterUserInput {
 export interface RegisterUserResult { user: User; agent?: Agent; apiKey?: string; agentError?: string }
 
 /**
- * Creates the user, then (in a second transaction) the first agent, which then auto-joins active
- * sandbox competitions. A failing agent does not undo the user: upstream answers 201 with `agentError`.
+ * Creates the user (no lookup of an existing one: a repeated wallet, else a repeated email, is the
+ * 409; emails compare case-sensitively, as upstream's unique column does), then (in a second
+ * transaction) the first agent. It joins no competition. A failing agent does not undo the user: upstream answers 201 with `agentError`.
  */
 export async function registerUser(deps: Deps, input: RegisterUserInput): Promise<RegisterUserResult> {
+  if (!input.walletAddress) throw new DomainError('USER_WALLET_REQUIRED');
+  if (!WALLET_RE.test(input.walletAddress)) throw new DomainError('BAD_WALLET');
+  const wallet = input.walletAddress.toLowerCase();
   const user = await deps.store.transact((tx) => {
-    const wallet = input.walletAddress.toLowerCase();
     if ((tx.count('users', 'wallet', wallet)) > 0) throw new DomainError('USER_WALLET_EXISTS');
-    if (input.email !== undefined && (tx.count('users', 'email', input.email.toLowerCase())) > 0) {
+    if (input.email !== undefined && tx.find('users', 'email', input.email.toLowerCase()).some((u) => u.email === input.email)) {
       throw new DomainError('USER_EMAIL_EXISTS');
     }
     const now = deps.clock.now();
@@ -46,7 +48,6 @@ export async function registerUser(deps: Deps, input: RegisterUserInput): Promis
   if (input.agentEmail !== undefined) agentInput.email = input.agentEmail;
   try {
     const { agent, apiKey } = await deps.store.transact((tx) => createAgentTx(deps, tx, user, agentInput));
-    await autoJoinSandboxCompetitions(deps, agent.id);
     return { user, agent, apiKey };
   } catch (err) {
     if (err instanceof DomainError) return { user, agentError: err.message };

@@ -2,6 +2,7 @@
 import type { ReadTx, WriteTx } from '../../ports/store.js';
 import { resetBalancesTx } from '../trading/balances.js';
 import { requireCompetition } from './create.js';
+import { versionRule } from '../versions.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
 import type { Agent, Competition, CompetitionAgent, PortfolioSnapshot } from '../model.js';
@@ -45,22 +46,34 @@ function requireAgent(tx: ReadTx<Tables>, id: string): Agent {
   return agent;
 }
 
-/** `POST /api/admin/competitions/{cid}/agents/{aid}` with upstream's check order. */
+/**
+ * `POST /api/admin/competitions/{cid}/agents/{aid}` with upstream's check order (reference
+ * fidelity-2 §1.2). In sandbox mode, whatever the status (pending included), the agent's balances
+ * in this competition are reset first (paper trading: the competition's starting list; other
+ * types: none), and after the registration a snapshot is taken at the current time (skipped past
+ * the end date or without balance rows, as any snapshot).
+ */
 export async function addAgentToCompetition(deps: Deps, competitionId: string, agentId: string): Promise<{ agent: Agent; competition: Competition }> {
   return deps.store.transact((tx) => {
     let comp = requireCompetition(tx, competitionId);
     const agent = requireAgent(tx, agentId);
     if (!(tx.get('users', agent.ownerId))) throw new DomainError('AGENT_OWNER_NOT_FOUND');
-    if (comp.type === 'perpetual_futures' && !agent.walletAddress) throw new DomainError('WALLET_REQUIRED_PERPS');
-    if (comp.type === 'spot_live_trading' && !agent.walletAddress) throw new DomainError('WALLET_REQUIRED');
+    const needsWallet = comp.type === 'perpetual_futures' || comp.type === 'spot_live_trading';
+    if (needsWallet && !agent.walletAddress && versionRule(deps, 'adminAddWalletCheck')) throw new DomainError('WALLET_REQUIRED');
     if (tx.get('competitionAgents', regId(comp.id, agentId))) throw new DomainError('ALREADY_PARTICIPATING');
     if (comp.status === 'ended') throw new DomainError('ADD_TO_ENDED');
     if (comp.status === 'active' && !comp.sandboxMode) throw new DomainError('ADD_TO_ACTIVE');
-    const live = comp.sandboxMode && comp.status === 'active';
-    if (live && comp.type === 'trading') resetBalancesTx(deps, tx, comp, agentId);
+    const status = comp.status;
+    if (comp.sandboxMode) {
+      if (comp.type === 'trading') {
+        const list = versionRule(deps, 'sandboxAddBalances') === 'default' ? deps.config.defaultInitialBalances : comp.initialBalances;
+        resetBalancesTx(deps, tx, { ...comp, initialBalances: list }, agentId);
+      }
+      else for (const b of tx.find('balances', 'agentCompetition', deps.caches.pairKey(agentId, comp.id))) tx.delete('balances', b.id);
+    }
     comp = registerAgentTx(deps, tx, comp, agentId);
-    if (live) takeSnapshotsTx(deps, tx, comp, [agentId], deps.clock.now(), true);
-    return { agent, competition: comp };
+    if (comp.sandboxMode) takeSnapshotsTx(deps, tx, comp, [agentId], deps.clock.now());
+    return { agent, competition: { ...comp, status } };
   });
 }
 

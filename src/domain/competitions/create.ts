@@ -5,8 +5,9 @@ import { defaultArenaId, isCompatible, requireArena } from './arenas.js';
 import { resolveInitialBalances } from '../trading/balances.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
+import { versionRule } from '../versions.js';
 import type {
-  Competition, CompetitionType, Principal, CrossChainTradingType, InitialBalance, Reward, TradingConstraints,
+  Competition, CompetitionType, Principal, CrossChainTradingType, InitialBalance, PerpsConfig, Reward, TradingConstraints,
 } from '../model.js';
 import type { Tables } from '../tables.js';
 
@@ -22,6 +23,35 @@ export interface CompetitionInput {
   arenaId?: string; votingStartDate?: number | null; votingEndDate?: number | null; vips?: string[]; allowlist?: string[]; blocklist?: string[]; minRecallRank?: number; allowlistOnly?: boolean;
   /** Perps: each account's starting equity (default 10000; domain/perps/engine.ts). */
   perpsInitialEquityUsd?: number;
+  /** Upstream's perps provider configuration (stored; it funds nothing) and evaluation metric. */
+  perpsProvider?: Partial<Omit<PerpsConfig, 'evaluationMetric' | 'minFundingThreshold' | 'apiUrl'>> & { minFundingThreshold?: number; apiUrl?: string };
+  evaluationMetric?: PerpsConfig['evaluationMetric'];
+  spotLiveConfig?: Record<string, unknown>;
+  /** Accepted and validated (0.1..0.9); compsim has no boosts, so it changes nothing. */
+  boostTimeDecayRate?: number;
+  /** Sports prediction games; compsim has none, so any id is unknown. */
+  gameIds?: string[];
+}
+
+/**
+ * `boostTimeDecayRate` where the API version has it: a number from 0.1 to 0.9 (upstream's zod
+ * texts); elsewhere it is dropped unread.
+ */
+export function checkBoostTimeDecayRate(deps: Deps, v: unknown): void {
+  if (v === undefined || !versionRule(deps, 'boostTimeDecayRate')) return;
+  let reason: string | null = null;
+  if (typeof v !== 'number' || !Number.isFinite(v)) reason = `expected number, received ${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v}`;
+  else if (v < 0.1) reason = 'too small: expected number to be >=0.1';
+  else if (v > 0.9) reason = 'too big: expected number to be <=0.9';
+  if (reason !== null) throw new DomainError('INVALID_FIELD', { where: 'boostTimeDecayRate', reason });
+}
+
+/** Upstream's PerpsProviderSchema defaults applied to a given provider configuration. */
+function perpsConfigOf(p: CompetitionInput['perpsProvider'], metric: PerpsConfig['evaluationMetric'] | undefined): PerpsConfig {
+  return {
+    provider: p?.provider ?? 'symphony', initialCapital: p?.initialCapital ?? 500, selfFundingThreshold: p?.selfFundingThreshold ?? 0,
+    minFundingThreshold: p?.minFundingThreshold ?? null, apiUrl: p?.apiUrl ?? null, evaluationMetric: metric ?? 'calmar_ratio',
+  };
 }
 
 /** Upstream stores rewards as `[{rank, reward}]`, sorted by rank. */
@@ -42,6 +72,7 @@ function checkJoinDates(c: { joinStartDate: number | null; joinEndDate: number |
 /** Creates a pending competition inside `tx`. */
 export function createCompetitionTx(deps: Deps, tx: WriteTx<Tables>, input: CompetitionInput): Competition {
   if (input.name === undefined) throw new DomainError('NAME_REQUIRED');
+  checkBoostTimeDecayRate(deps, input.boostTimeDecayRate);
   const type = input.type ?? 'trading';
   const arenaId = input.arenaId ?? defaultArenaId(type);
   const arena = requireArena(tx, arenaId);
@@ -64,6 +95,8 @@ export function createCompetitionTx(deps: Deps, tx: WriteTx<Tables>, input: Comp
     votingStartDate: input.votingStartDate ?? null, votingEndDate: input.votingEndDate ?? null,
     lastSnapshotAt: null, createdAt: now, updatedAt: now,
     ...(input.perpsInitialEquityUsd !== undefined ? { perpsInitialEquityUsd: input.perpsInitialEquityUsd } : {}),
+    ...(type === 'perpetual_futures' ? { perpsConfig: perpsConfigOf(input.perpsProvider, input.evaluationMetric) } : {}),
+    ...(type === 'spot_live_trading' && input.spotLiveConfig ? { spotLiveConfig: input.spotLiveConfig } : {}),
   };
   checkJoinDates(comp);
   return tx.insert('competitions', comp);
@@ -114,23 +147,99 @@ const PLAIN_FIELDS = [
   'blocklist', 'minRecallRank', 'allowlistOnly', 'votingStartDate', 'votingEndDate', 'perpsInitialEquityUsd',
 ] as const;
 
-/** `PUT /api/admin/competition/{id}`: empty update -> 400; missing competition -> 404. */
-export async function updateCompetition(deps: Deps, id: string, input: CompetitionInput): Promise<Competition> {
-  const given = Object.entries(input).filter(([, v]) => v !== undefined);
-  if (given.length === 0) throw new DomainError('NO_UPDATE_FIELDS');
+/** Stored starting balances with the given entries upserted on (specificChain, tokenSymbol); the others are kept. */
+function upsertBalances(stored: InitialBalance[], given: InitialBalance[]): InitialBalance[] {
+  const out = [...stored];
+  for (const b of given) {
+    const i = out.findIndex((x) => x.specificChain === b.specificChain && x.tokenSymbol === b.tokenSymbol);
+    if (i >= 0) out[i] = b;
+    else out.push(b);
+  }
+  return out;
+}
+
+/**
+ * Upstream's type and configuration rules of an update (reference fidelity-2 §4.1, steps 4-8):
+ * the implicit type of a perps or spot-live configuration (or games), type changes only while
+ * pending and only with the new type's configuration, spot-live and perps configuration frozen
+ * once started, no arena change once ended. Returns the update with its implicit type.
+ */
+function checkTypeRules(deps: Deps, comp: Competition, given: CompetitionInput): CompetitionInput {
+  const input = { ...given };
+  if (input.type === undefined) {
+    if (input.perpsProvider !== undefined) input.type = 'perpetual_futures';
+    else if (input.spotLiveConfig !== undefined) input.type = 'spot_live_trading';
+    else if (input.gameIds !== undefined && input.gameIds.length > 0) input.type = 'sports_prediction';
+  }
+  const changes = input.type !== undefined && input.type !== comp.type;
+  if (changes) {
+    if (comp.status !== 'pending') throw new DomainError('TYPE_CHANGE_STARTED', { status: comp.status });
+    if (input.type === 'perpetual_futures' && input.perpsProvider === undefined) throw new DomainError('PERPS_PROVIDER_REQUIRED');
+    if (input.type === 'spot_live_trading' && input.spotLiveConfig === undefined) throw new DomainError('SPOT_LIVE_CONFIG_REQUIRED');
+  }
+  if (input.spotLiveConfig !== undefined) {
+    if (comp.status !== 'pending') throw new DomainError('SPOT_LIVE_CONFIG_STARTED', { status: comp.status });
+    if (changes) {
+      const cfg = input.spotLiveConfig;
+      if (!Array.isArray(cfg.chains) || cfg.chains.length === 0) throw new DomainError('SPOT_LIVE_CHAINS_REQUIRED');
+      if (!cfg.dataSource) throw new DomainError('SPOT_LIVE_SOURCE_REQUIRED');
+      if (!cfg.dataSourceConfig) throw new DomainError('SPOT_LIVE_SOURCE_CONFIG_REQUIRED');
+    }
+  }
+  const configGiven = input.perpsProvider !== undefined || input.evaluationMetric !== undefined;
+  if (configGiven && comp.type === 'perpetual_futures' && comp.status !== 'pending' && versionRule(deps, 'updateStartedPerpsConfig')) {
+    throw new DomainError('PERPS_CONFIG_STARTED', { status: comp.status });
+  }
+  if (input.arenaId !== undefined && comp.status === 'ended' && versionRule(deps, 'updateArenaRules')) throw new DomainError('ARENA_CHANGE_ENDED');
+  return input;
+}
+
+/**
+ * `PUT /api/admin/competition/{id}` with upstream's rules (reference fidelity-2 §4.1): empty
+ * update -> 400; missing competition -> 404 (upstream: 500); the type and configuration rules of
+ * {@link checkTypeRules}; the arena (given, else the current one) must suit the resulting type;
+ * paper-trading configuration and starting balances only while pending, the balances upserted
+ * into the stored list. Nothing is written when a rule fails.
+ */
+export async function updateCompetition(deps: Deps, id: string, given: CompetitionInput): Promise<Competition> {
+  if (Object.values(given).every((v) => v === undefined)) throw new DomainError('NO_UPDATE_FIELDS');
+  checkBoostTimeDecayRate(deps, given.boostTimeDecayRate);
   return deps.store.transact((tx) => {
     const comp = requireCompetition(tx, id);
+    const input = checkTypeRules(deps, comp, given);
     const next: Competition = { ...comp, updatedAt: deps.clock.now() };
     const writable = next as unknown as Record<string, unknown>;
     for (const f of PLAIN_FIELDS) if (input[f] !== undefined) writable[f] = input[f];
+    if ((input.arenaId !== undefined || input.type !== undefined) && versionRule(deps, 'updateArenaRules')) {
+      const arena = requireArena(tx, next.arenaId);
+      if (!isCompatible(arena.skill, next.type)) throw new DomainError('ARENA_TYPE_MISMATCH', { type: next.type, skill: arena.skill });
+    }
+    if (next.type === 'perpetual_futures') {
+      if (comp.type !== 'perpetual_futures' || !comp.perpsConfig) next.perpsConfig = perpsConfigOf(input.perpsProvider, input.evaluationMetric);
+      else {
+        const p = input.perpsProvider;
+        next.perpsConfig = {
+          ...comp.perpsConfig,
+          ...(p ? { ...perpsConfigOf(p, comp.perpsConfig.evaluationMetric) } : {}),
+          ...(input.evaluationMetric !== undefined ? { evaluationMetric: input.evaluationMetric } : {}),
+        };
+      }
+    } else delete next.perpsConfig;
+    if (next.type === 'spot_live_trading') {
+      if (input.spotLiveConfig !== undefined) next.spotLiveConfig = comp.type === 'spot_live_trading' ? { ...comp.spotLiveConfig, ...input.spotLiveConfig } : input.spotLiveConfig;
+    } else delete next.spotLiveConfig;
+    if (input.gameIds !== undefined && input.gameIds.length > 0) throw new DomainError('GAMES_NOT_FOUND', { ids: input.gameIds.join(', ') });
     if (input.tradingType !== undefined) next.crossChainTradingType = input.tradingType;
     if (input.tradingConstraints) next.tradingConstraints = constraints(comp.tradingConstraints, input.tradingConstraints);
     if (input.rewards) next.rewards = toRewards(input.rewards);
-    if (input.paperTradingConfig?.maxTradePercentage !== undefined) next.paperTradingConfig = { maxTradePercentage: input.paperTradingConfig.maxTradePercentage };
-    if (input.paperTradingInitialBalances) next.initialBalances = resolveInitialBalances(deps, input.paperTradingInitialBalances).list;
-    if (input.arenaId !== undefined || input.type !== undefined) {
-      const arena = requireArena(tx, next.arenaId);
-      if (!isCompatible(arena.skill, next.type)) throw new DomainError('ARENA_TYPE_MISMATCH', { type: next.type, skill: arena.skill });
+    if (input.paperTradingConfig !== undefined) {
+      if (comp.status !== 'pending') throw new DomainError('PAPER_CONFIG_STARTED');
+      if (input.paperTradingConfig.maxTradePercentage !== undefined) next.paperTradingConfig = { maxTradePercentage: input.paperTradingConfig.maxTradePercentage };
+    }
+    if (input.paperTradingInitialBalances && input.paperTradingInitialBalances.length > 0) {
+      if (comp.status !== 'pending') throw new DomainError('INITIAL_BALANCES_STARTED');
+      resolveInitialBalances(deps, input.paperTradingInitialBalances);
+      next.initialBalances = resolveInitialBalances(deps, upsertBalances(comp.initialBalances, input.paperTradingInitialBalances)).list;
     }
     checkJoinDates(next);
     return tx.put('competitions', next);

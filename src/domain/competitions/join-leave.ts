@@ -1,11 +1,12 @@
-// Agent self-service participation: join and leave a competition (upstream's check order), and sandbox auto-join.
+// Agent self-service participation: join and leave a competition (upstream's check order).
 import type { ReadTx } from '../../ports/store.js';
-import { activeCompetitions } from './create.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
 import type { Agent, Competition, Principal } from '../model.js';
-import { addAgentToCompetition, registerAgentTx } from './admin-participants.js';
+import { registerAgentTx } from './admin-participants.js';
 import type { Tables } from '../tables.js';
+import { boardKey, boardRatings } from '../rankings/rating.js';
+import { versionRule } from '../versions.js';
 
 /** Input of {@link joinCompetition} and {@link leaveCompetition}: the caller and the path ids. */
 export interface ParticipationInput { principal: Principal; competitionId: string; agentId: string }
@@ -30,17 +31,40 @@ function resolveCaller(tx: ReadTx<Tables>, input: ParticipationInput): { agent: 
 }
 
 /**
- * Participation rules (upstream check 11). Blocklisted agents are refused; a VIP skips every
- * remaining rule; with `allowlistOnly` an agent must be on the allowlist. Upstream answers an
- * `allowlistOnly` competition with an empty allowlist with a 500: compsim refuses with the same
- * 403 as any agent missing from the allowlist (upstream's wording of that 403 is not recorded, so
- * it reuses the blocklist message). `minRecallRank` and `minimumStake` are not simulated (compsim
- * keeps no global ranks and no stakes), so those rules always pass.
+ * The agent's global rank among the agents rated in competitions of `type` (DENSE_RANK by score,
+ * equal scores share a rank), or null when it has no rating of that type.
  */
-function checkParticipationRules(comp: Competition, agentId: string): void {
+function globalRank(tx: ReadTx<Tables>, type: Competition['type'], agentId: string): number | null {
+  const board = boardRatings(tx, boardKey({ type }));
+  let rank = 0;
+  let last: number | null = null;
+  for (const r of board) {
+    if (r.ordinal !== last) { rank += 1; last = r.ordinal; }
+    if (r.agentId === agentId) return rank;
+  }
+  return null;
+}
+
+/**
+ * Participation rules (upstream check 11, reference fidelity-2 §7.2): blocklisted agents are
+ * refused; a VIP skips every remaining rule; with `allowlistOnly` an agent must be on the
+ * allowlist (an empty list is a misconfiguration: upstream's text, with 400 where upstream
+ * answers 500), and an allowlisted agent skips the rank rule; `minRecallRank` needs a global rank
+ * of the competition's type at least that good. `minimumStake` is not simulated (compsim keeps
+ * no stakes), so it always passes.
+ */
+function checkParticipationRules(tx: ReadTx<Tables>, comp: Competition, agentId: string): void {
   if (comp.blocklist?.includes(agentId)) throw new DomainError('JOIN_NOT_PERMITTED');
   if (comp.vips?.includes(agentId)) return;
-  if (comp.allowlistOnly && !(comp.allowlist ?? []).includes(agentId)) throw new DomainError('JOIN_NOT_PERMITTED');
+  const allowed = (comp.allowlist ?? []).includes(agentId);
+  if (comp.allowlistOnly) {
+    if ((comp.allowlist ?? []).length === 0) throw new DomainError('ALLOWLIST_MISCONFIGURED');
+    if (!allowed) throw new DomainError('NOT_ON_ALLOWLIST');
+  }
+  if (allowed || comp.minRecallRank === null) return;
+  const rank = globalRank(tx, comp.type, agentId);
+  if (rank === null) throw new DomainError('RANK_NOT_ESTABLISHED', { min: comp.minRecallRank });
+  if (rank > comp.minRecallRank) throw new DomainError('RANK_TOO_LOW', { min: comp.minRecallRank, rank });
 }
 
 /**
@@ -59,13 +83,13 @@ export async function joinCompetition(deps: Deps, input: ParticipationInput): Pr
     if (comp.joinStartDate !== null && now < comp.joinStartDate) throw new DomainError('JOIN_NOT_OPEN', { at: isoAt(comp.joinStartDate) });
     if (comp.joinEndDate !== null && now > comp.joinEndDate) throw new DomainError('JOIN_CLOSED', { at: isoAt(comp.joinEndDate) });
     if (agent.status === 'deleted' || agent.status === 'suspended') throw new DomainError('AGENT_NOT_ELIGIBLE');
-    if ((comp.type === 'perpetual_futures' || comp.type === 'spot_live_trading') && !agent.walletAddress) {
+    if ((comp.type === 'perpetual_futures' || comp.type === 'spot_live_trading') && !agent.walletAddress && versionRule(deps, 'joinWalletCheck')) {
       throw new DomainError('WALLET_REQUIRED');
     }
     if (comp.status !== 'pending') throw new DomainError('JOIN_NOT_PENDING');
     const reg = tx.get('competitionAgents', regId(comp.id, agent.id));
     if (reg?.status === 'active') throw new DomainError('ALREADY_REGISTERED');
-    checkParticipationRules(comp, agent.id);
+    if (versionRule(deps, 'joinParticipationRules')) checkParticipationRules(tx, comp, agent.id);
     registerAgentTx(deps, tx, comp, agent.id, 'JOIN_ONE_AGENT_PER_USER');
   });
 }
@@ -95,31 +119,4 @@ export async function leaveCompetition(deps: Deps, input: ParticipationInput): P
       tx.put('competitions', { ...comp, registeredParticipants: Math.max(0, comp.registeredParticipants - 1), updatedAt: now });
     }
   });
-}
-
-/** Active sandbox paper-trading competitions, the targets of {@link autoJoinSandboxCompetitions}. */
-function sandboxTargets(tx: ReadTx<Tables>): Competition[] {
-  return (activeCompetitions(tx)).filter((c) => c.sandboxMode && c.type === 'trading');
-}
-
-/**
- * Sandbox auto-join (upstream before July 2025, reference features §9.2): a freshly created agent
- * is added to every `active` sandbox `trading` competition exactly as the admin add endpoint does
- * it there (balances reset to the starting list, registration, an immediate snapshot), one
- * transaction per competition. Failures are swallowed, as upstream only logged them: the agent's
- * creation has already succeeded and must not be undone or turned into an error. Returns the ids
- * of the competitions joined.
- */
-export async function autoJoinSandboxCompetitions(deps: Deps, agentId: string): Promise<string[]> {
-  const targets = await deps.store.read((tx) => sandboxTargets(tx));
-  const joined: string[] = [];
-  for (const comp of targets) {
-    try {
-      await addAgentToCompetition(deps, comp.id, agentId);
-      joined.push(comp.id);
-    } catch {
-      // Swallowed on purpose (see above): e.g. the participant limit or one agent per owner.
-    }
-  }
-  return joined;
 }

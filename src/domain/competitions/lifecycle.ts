@@ -12,6 +12,7 @@ import { activeAgentIds, agentSnapshots, takeSnapshotsTx } from '../trading/port
 import { loadOpenSkill, updateRatingsTx } from '../rankings/rating.js';
 import { finalMetricRows, isMetricRanked } from '../rankings/risk-metrics.js';
 import type { Tables } from '../tables.js';
+import { versionRule } from '../versions.js';
 
 /** Snapshots of any competition type: perps accounts are valued by the perps engine (equity), the rest by balances. */
 const snapshotTx: typeof takeSnapshotsTx = (deps, tx, comp, agentIds, at, force) =>
@@ -44,6 +45,11 @@ export function startCompetitionTx(
   const registered = activeAgentIds(tx, comp.id);
   const participants = [...new Set([...agentIds, ...registered])];
   if (participants.length === 0) throw new DomainError('START_NO_AGENTS');
+  if (comp.type === 'perpetual_futures' && versionRule(deps, 'perpsStartWalletCheck')) {
+    // Upstream refuses a perps start naming every participant without a wallet (not spot-live).
+    const walletless = participants.map((id) => tx.get('agents', id)).filter((a): a is NonNullable<typeof a> => a !== undefined && !a.walletAddress);
+    if (walletless.length > 0) throw new DomainError('PERPS_START_NO_WALLET', { agents: walletless.map((a) => `${a.name} (${a.id})`).join(', ') });
+  }
   for (const id of participants) comp = registerAgentTx(deps, tx, comp, id);
   const active = activeAgentIds(tx, comp.id);
   // Spot-live wallets start from the competition's starting list too (the simulated wallet holdings).

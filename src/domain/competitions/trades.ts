@@ -3,13 +3,23 @@ import { requireCompetition } from './create.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
 import type { Agent, Competition, Trade } from '../model.js';
+import type { ReadTx } from '../../ports/store.js';
+import type { Tables } from '../tables.js';
 
 /** Paging of the trade lists (schema defaults applied). */
 export interface TradePage { limit: number; offset: number }
 
-/** Newest first; trades of the same instant keep the newer write first. */
-function newestFirst(trades: readonly Trade[]): Trade[] {
-  return trades.map((t, i) => ({ t, i })).sort((a, b) => b.t.timestamp - a.t.timestamp || b.i - a.i).map((x) => x.t);
+/**
+ * One page of an index's trades, newest first (trades of one instant: the newer write first).
+ * Trades are written at the current virtual time, which never moves back, so insertion order is
+ * time order: the page is read off the end of the index backwards, without reading (or sorting)
+ * the competition's other trades.
+ */
+function newestFirstPage(tx: ReadTx<Tables>, index: string, key: string, offset: number, limit: number): { page: Trade[]; total: number } {
+  const total = tx.count('trades', index, key);
+  const end = total - offset;
+  if (end <= 0) return { page: [], total };
+  return { page: tx.slice('trades', index, key, Math.max(0, end - limit), end).reverse(), total };
 }
 
 /** `GET /api/competitions/{competitionId}/trades`: trades with their agents; no registration check (as upstream). */
@@ -18,10 +28,10 @@ export async function competitionTrades(
 ): Promise<{ competition: Competition; trades: { trade: Trade; agent: Agent | undefined }[]; total: number }> {
   return deps.store.read((tx) => {
     const competition = requireCompetition(tx, input.competitionId);
-    const all = newestFirst(tx.find('trades', 'competition', competition.id));
+    const { page, total } = newestFirstPage(tx, 'competition', competition.id, input.offset, input.limit);
     const trades: { trade: Trade; agent: Agent | undefined }[] = [];
-    for (const trade of all.slice(input.offset, input.offset + input.limit)) trades.push({ trade, agent: tx.get('agents', trade.agentId) });
-    return { competition, trades, total: all.length };
+    for (const trade of page) trades.push({ trade, agent: tx.get('agents', trade.agentId) });
+    return { competition, trades, total };
   });
 }
 
@@ -32,7 +42,7 @@ export async function agentCompetitionTrades(
   return deps.store.read((tx) => {
     const competition = requireCompetition(tx, input.competitionId);
     if (!(tx.get('agents', input.agentId))) throw new DomainError('AGENT_NOT_FOUND');
-    const all = newestFirst(tx.find('trades', 'agentCompetition', `${input.agentId}:${competition.id}`));
-    return { trades: all.slice(input.offset, input.offset + input.limit), total: all.length };
+    const { page, total } = newestFirstPage(tx, 'agentCompetition', `${input.agentId}:${competition.id}`, input.offset, input.limit);
+    return { trades: page, total };
   });
 }

@@ -7,6 +7,7 @@ import { activeCompetitionsFor, isActiveParticipant } from '../rankings/leaderbo
 import { parseSort, sortRows } from '../data/paging.js';
 import { perpsTotals } from '../perps/views.js';
 import type { Tables } from '../tables.js';
+import { versionRule, type StatsKey } from '../versions.js';
 import { competitionListVotingState, competitionVoteCount, competitionVotingState, type UserVotingState } from './votes.js';
 
 /** Sort fields of `GET /api/competitions`; `createdDate` (the spec's name) is an alias of `createdAt`. */
@@ -49,12 +50,8 @@ export async function listCompetitions(deps: Deps, input: ListCompetitionsInput)
   });
 }
 
-/** Trade statistics of a competition (paper trading; `totalPositions` is for perps and always 0 here). */
-export interface CompetitionStats {
-  totalTrades: number; totalAgents: number; totalVolume: number; totalVotes: number; uniqueTokens: number; totalPositions: number;
-  /** Perps only: mean equity of the active agents' accounts. */
-  averageEquity?: number;
-}
+/** Statistics of a competition: the keys the API version gives for its type (rules table, `competitionStatsKeys`). */
+export type CompetitionStats = Partial<Record<StatsKey, number>>;
 
 /** Result of {@link competitionDetail}. */
 export interface CompetitionDetail {
@@ -68,6 +65,14 @@ export interface CompetitionDetail {
 }
 
 function stats(deps: Deps, tx: ReadTx<Tables>, comp: Competition): CompetitionStats {
+  const all = allStats(deps, tx, comp);
+  const keys = versionRule(deps, 'competitionStatsKeys')[comp.type === 'perpetual_futures' ? 'perps' : 'other'];
+  const out: CompetitionStats = {};
+  for (const k of keys) if (all[k] !== undefined) out[k] = all[k];
+  return out;
+}
+
+function allStats(deps: Deps, tx: ReadTx<Tables>, comp: Competition): CompetitionStats {
   if (comp.type === 'perpetual_futures') {
     // Upstream's perps stats: positions, the accounts' volume and mean equity, no trades.
     const t = perpsTotals(deps, tx, comp);

@@ -2,7 +2,7 @@
 import { SPECIFIC_CHAINS } from '../../ports/prices.js';
 import type {
   Admin, Agent, AgentNonce, AgentRating, Arena, Balance, Competition, CompetitionAgent, InferenceBadge, InferenceSubmission,
-  LeaderboardEntry, PerpsPosition, PortfolioSnapshot, RewardClaim, ScriptedAction, Trade, User, Vote,
+  LeaderboardEntry, PerpsPosition, PortfolioSnapshot, RewardClaim, ScriptedAction, Trade, User, Vote, Partner, CompetitionPartner,
 } from '../model.js';
 import type { Tables } from '../tables.js';
 
@@ -88,8 +88,13 @@ export const ROW_SCHEMAS: { [K in keyof Tables]: RowSchema } = {
     vips: strListN, allowlist: strListN, blocklist: strListN, minRecallRank: numN, allowlistOnly: bool,
     votingStartDate: timeN, votingEndDate: timeN, lastSnapshotAt: timeN,
     slippageModel: oneOf(['legacy', 'current']), perpsInitialEquityUsd: num, nextScriptActionAt: timeN, badgeRefreshedAt: timeN,
+    perpsConfig: object({
+      provider: oneOf(['symphony', 'hyperliquid']), initialCapital: num, selfFundingThreshold: num, minFundingThreshold: numN, apiUrl: strN,
+      evaluationMetric: oneOf(['calmar_ratio', 'sortino_ratio', 'simple_return']),
+    }),
+    spotLiveConfig: { type: 'object' },
     createdAt: time, updatedAt: time,
-  }, ['slippageModel', 'perpsInitialEquityUsd', 'nextScriptActionAt', 'badgeRefreshedAt']),
+  }, ['slippageModel', 'perpsInitialEquityUsd', 'nextScriptActionAt', 'badgeRefreshedAt', 'perpsConfig', 'spotLiveConfig']),
   competitionAgents: row<CompetitionAgent>({
     id: str, competitionId: str, agentId: str, status: oneOf(['active', 'withdrawn', 'disqualified']),
     deactivationReason: strN, deactivatedAt: timeN, createdAt: time, updatedAt: time,
@@ -97,7 +102,10 @@ export const ROW_SCHEMAS: { [K in keyof Tables]: RowSchema } = {
   balances: row<Balance>({
     id: int, agentId: str, competitionId: str, tokenAddress: str, amount: num, symbol: str, specificChain, createdAt: time, updatedAt: time,
   }),
-  snapshots: row<PortfolioSnapshot>({ id: int, competitionId: str, agentId: str, timestamp: time, totalValue: num }),
+  snapshots: row<PortfolioSnapshot>({
+    id: int, competitionId: str, agentId: str, timestamp: time, totalValue: num,
+    valuesByToken: { type: 'object', additionalProperties: object({ amount: num, valueUsd: num }) },
+  }, ['valuesByToken']),
   leaderboards: row<LeaderboardEntry>({
     id: str, competitionId: str, agentId: str, rank: num, score: num, pnl: num, startingValue: num, totalAgents: num, createdAt: time,
   }),
@@ -133,6 +141,8 @@ export const ROW_SCHEMAS: { [K in keyof Tables]: RowSchema } = {
     }),
     allOf: [pendingParams('open', OPEN_PARAMS), pendingParams('swap', SWAP_PARAMS)],
   },
+  partners: row<Partner>({ id: str, name: str, url: strN, logoUrl: strN, details: strN, createdAt: time, updatedAt: time }),
+  competitionPartners: row<CompetitionPartner>({ id: str, competitionId: str, partnerId: str, position: num, createdAt: time }),
 };
 
 /**
@@ -143,6 +153,7 @@ export const COMPOSED_IDS: { [K in keyof Tables]?: { form: string; id: (r: Table
   competitionAgents: { form: '<competitionId>:<agentId>', id: (r) => `${r.competitionId}:${r.agentId}` },
   leaderboards: { form: '<competitionId>:<agentId>', id: (r) => `${r.competitionId}:${r.agentId}` },
   rewardClaims: { form: '<competitionId>:<agentId>', id: (r) => `${r.competitionId}:${r.agentId}` },
+  competitionPartners: { form: '<competitionId>:<partnerId>', id: (r) => `${r.competitionId}:${r.partnerId}` },
   inferenceBadges: { form: '<competitionId>:<agentId>', id: (r) => `${r.competitionId}:${r.agentId}` },
   ratings: {
     form: 'type:<type>:<agentId> or arena:<arenaId>:<agentId>',

@@ -7,26 +7,33 @@ import { endCompetitionTx, startCompetitionTx, type EndResult, type StartResult 
 import { loadOpenSkill } from '../rankings/rating.js';
 import type { Competition, SlippageModel, TradingConstraints } from '../model.js';
 import type { Tables } from '../tables.js';
-import { legacyStatusOf } from './competition.js';
+import { legacyStatusOf, teamEraWorld } from './competition.js';
 import { setTeamActiveTx } from './teams.js';
 
-/** Creates a pending competition inside `tx` with its slippage formula fixed. */
-function createWithModelTx(deps: Deps, tx: WriteTx<Tables>, input: CompetitionInput, model: SlippageModel): Competition {
+/** Creates a pending competition inside `tx` with its slippage formula fixed (undefined: not chosen, the current one). */
+function createWithModelTx(deps: Deps, tx: WriteTx<Tables>, input: CompetitionInput, model: SlippageModel | undefined): Competition {
   const comp = createCompetitionTx(deps, tx, input);
-  return model === 'legacy' ? tx.put('competitions', { ...comp, slippageModel: 'legacy' }) : comp;
+  return model ? tx.put('competitions', { ...comp, slippageModel: model }) : comp;
 }
 
-/** `POST /api/admin/competition/create` with the slippage model chosen from the body. */
-export function createCompetitionWithModel(deps: Deps, input: CompetitionInput, model: SlippageModel): Promise<Competition> {
-  return deps.store.transact((tx) => createWithModelTx(deps, tx, input, model));
+/**
+ * `POST /api/admin/competition/create` with the slippage model chosen from the body; `bare`: the
+ * body has the team era's bare form (`{name, description}`), which is a legacy competition when the
+ * world is a team-era one ({@link teamEraWorld}). Returns the competition and whether it is legacy.
+ */
+export function createCompetitionWithModel(deps: Deps, input: CompetitionInput, model: SlippageModel | undefined, bare = false): Promise<Competition> {
+  return deps.store.transact((tx) => {
+    const chosen = model ?? (bare && teamEraWorld(tx) ? 'legacy' : undefined);
+    return createWithModelTx(deps, tx, input, chosen);
+  });
 }
 
 /** Input of {@link startAnyGeneration}: the current body's fields plus the legacy `teamIds`. */
 export interface AnyStartInput {
   competitionId?: string; create?: CompetitionInput; agentIds: string[]; teamIds?: string[];
   tradingConstraints?: Partial<TradingConstraints>;
-  /** Formula of a competition created by this call (ignored for an existing one). */
-  slippageModel: SlippageModel;
+  /** Formula of a competition created by this call (undefined: not chosen); an existing one started with `teamIds` keeps or takes the legacy one. */
+  slippageModel?: SlippageModel | undefined;
 }
 
 /**
@@ -43,6 +50,8 @@ export async function startAnyGeneration(deps: Deps, input: AnyStartInput): Prom
     } else {
       const comp = requireCompetition(tx, id);
       if (comp.slippageModel === 'legacy' && comp.status !== 'pending') throw new DomainError('START_NOT_PENDING', { status: legacyStatusOf(comp.status) });
+      // Started the team era's way (`teamIds`), a competition whose formula was never chosen becomes legacy.
+      if (input.teamIds !== undefined && comp.slippageModel === undefined && comp.status === 'pending') tx.put('competitions', { ...comp, slippageModel: 'legacy' });
     }
     const ids = [...new Set([...input.agentIds, ...(input.teamIds ?? [])])];
     for (const agentId of ids) {

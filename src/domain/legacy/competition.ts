@@ -49,3 +49,18 @@ export function legacyStatusOf(status: Competition['status']): 'PENDING' | 'ACTI
   if (status === 'pending') return 'PENDING';
   return status === 'ended' ? 'COMPLETED' : 'ACTIVE';
 }
+
+/**
+ * True when the world is driven by a team-era client: it holds at least one team (an agent of the
+ * legacy generation, registered through `POST /api/admin/teams/register`) and no agent of the
+ * current generation. With this, a create body of the team era's bare form (`{name, description}`)
+ * is recognised as legacy (reference fidelity-2 §10.1), where the body alone cannot tell.
+ */
+export function teamEraWorld(tx: ReadTx<Tables>): boolean {
+  let teams = 0;
+  for (const a of tx.all('agents')) {
+    if (a.generation !== 'legacy') return false;
+    teams += 1;
+  }
+  return teams > 0;
+}

@@ -4,7 +4,9 @@ import { describeInitialBalances, rateLimitRules, slippageFormula } from '../com
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
 import { leaderboardValues, newestSnapshot } from '../rankings/leaderboard.js';
-import type { Agent, Competition, Principal } from '../model.js';
+import type { Agent, Competition, PortfolioSnapshot, Principal } from '../model.js';
+import { pairKey } from '../data/keys.js';
+import { capList, SNAPSHOT_LIST_LIMIT } from '../data/limits.js';
 import { isMember, legacyActiveCompetition } from './competition.js';
 
 /** A ranked legacy leaderboard row (an active team or agent). */
@@ -135,5 +137,27 @@ export async function performanceReport(deps: Deps, competitionId: unknown): Pro
       leaderboard.push({ rank: i + 1, agentId: v.agentId, agent: tx.get('agents', v.agentId), value: v.value });
     }
     return { competition, leaderboard };
+  });
+}
+
+/**
+ * `GET /api/admin/competition/{id}/snapshots[?teamId=]` for a competition marked legacy (reference
+ * fidelity-2 §10.2): each team's snapshots oldest first, teams in membership order; with `teamId`,
+ * 404 `Team not found`, then 400 `Team is not participating in this competition`. Null for a
+ * competition of the current generation (the current route answers it).
+ */
+export async function legacySnapshots(deps: Deps, competitionId: string, teamId?: string): Promise<PortfolioSnapshot[] | null> {
+  return deps.store.read((tx) => {
+    const comp = requireCompetition(tx, competitionId);
+    if (comp.slippageModel !== 'legacy') return null;
+    let ids = tx.find('competitionAgents', 'competition', comp.id).map((r) => r.agentId);
+    if (teamId !== undefined) {
+      if (!tx.get('agents', teamId)) throw new DomainError('TEAM_NOT_FOUND');
+      if (!ids.includes(teamId)) throw new DomainError('LEGACY_TEAM_NOT_IN_COMPETITION');
+      ids = [teamId];
+    }
+    capList(ids.reduce((n, id) => n + tx.count('snapshots', 'agentCompetition', pairKey(id, comp.id)), 0), SNAPSHOT_LIST_LIMIT, 'snapshots',
+      'Ask for one team\'s with ?teamId=');
+    return ids.flatMap((id) => tx.find('snapshots', 'agentCompetition', pairKey(id, comp.id)));
   });
 }

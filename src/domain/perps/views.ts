@@ -7,7 +7,7 @@ import type { Deps } from '../deps.js';
 import { DomainError, type ErrorCode } from '../errors.js';
 import type { Agent, Competition, PerpsPosition, Principal } from '../model.js';
 import { accountOf, agentPositions, positionView, valuationAt, type PerpsAccount, type PositionView } from './engine.js';
-import { activeAgentIds } from '../trading/portfolio.js';
+import { activeAgentIds, latestSnapshot } from '../trading/portfolio.js';
 import type { Tables } from '../tables.js';
 import { callerAgentId } from '../trading/trade.js';
 
@@ -52,11 +52,14 @@ export async function agentPerpsPositions(deps: Deps, principal: Principal, comp
 }
 
 /** `GET /api/agent/perps/account`: the caller's account summary, computed at the valuation instant. */
-export async function agentPerpsAccount(deps: Deps, principal: Principal, competitionId?: string): Promise<PerpsAccount> {
+export async function agentPerpsAccount(deps: Deps, principal: Principal, competitionId?: string): Promise<PerpsAccount & { synced: boolean }> {
   const agentId = callerAgentId(principal);
   return deps.store.read((tx) => {
     const comp = agentPerpsCompetition(deps, tx, principal, agentId, competitionId, 'GET /api/agent/perps/account?competitionId=xxx', 'PERPS_ONLY_ACCOUNT');
-    return accountOf(deps, comp, agentId, agentPositions(tx, comp.id, agentId), valuationAt(deps, comp));
+    const account = accountOf(deps, comp, agentId, agentPositions(tx, comp.id, agentId), valuationAt(deps, comp));
+    // Upstream reads a stored summary written by its sync; before the first one (an agent added
+    // to a running sandbox competition, until the next snapshot tick) it answers a zero account.
+    return { ...account, synced: latestSnapshot(tx, comp.id, agentId) !== undefined };
   });
 }
 

@@ -5,13 +5,19 @@ import type { Deps } from '../deps.js';
 import type { Agent, AgentRating, CompetitionType } from '../model.js';
 import { boardKey, boardRatings } from './rating.js';
 import type { Tables } from '../tables.js';
+import { versionRule } from '../versions.js';
+import { agentVoteCount } from '../competitions/votes.js';
 import { memoDef } from '../data/caches.js';
 
 /** Input of {@link globalLeaderboard} (schema defaults applied). */
 export interface GlobalLeaderboardInput { type: CompetitionType; arenaId?: string; limit: number; offset: number }
 
 /** One ranked agent. */
-export interface GlobalLeaderboardEntry { agent: Agent; rating: AgentRating; rank: number; numCompetitions: number }
+export interface GlobalLeaderboardEntry {
+  agent: Agent; rating: AgentRating; rank: number; numCompetitions: number;
+  /** Where the API version has it (rules table, `globalLeaderboardVoteCount`): votes for the agent in every competition. */
+  voteCount?: number;
+}
 
 /** Platform stats over ended competitions of every type (the spec era's `stats` object). */
 export interface GlobalStats {
@@ -85,8 +91,11 @@ export async function globalLeaderboard(deps: Deps, input: GlobalLeaderboardInpu
     const key = arenaId !== null ? boardKey({ arenaId }) : boardKey({ type: input.type });
     const ranked = deps.caches.memo(RANKED).get(tx, key, () => rankedAgents(tx, key));
     const entries: GlobalLeaderboardEntry[] = [];
+    const withVotes = versionRule(deps, 'globalLeaderboardVoteCount');
     for (const [i, r] of ranked.slice(input.offset, input.offset + input.limit).entries()) {
-      entries.push({ ...r, rank: input.offset + i + 1, numCompetitions: competitionCount(tx, r.agent.id, arenaId) });
+      const e: GlobalLeaderboardEntry = { ...r, rank: input.offset + i + 1, numCompetitions: competitionCount(tx, r.agent.id, arenaId) };
+      if (withVotes) e.voteCount = agentVoteCount(tx, r.agent.id);
+      entries.push(e);
     }
     const stats = deps.caches.memo(STATS).get(tx, 'stats', () => globalStats(tx));
     return { arenaId, entries, total: ranked.length, stats: { ...stats } };

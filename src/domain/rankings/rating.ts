@@ -28,12 +28,13 @@ export async function loadOpenSkill(): Promise<typeof OpenSkill> {
 export const INITIAL_SKILL: Readonly<Skill> = Object.freeze({ mu: 25, sigma: 25 / 3 });
 
 /**
- * The leaderboard score of a rating (upstream's "ordinal", ELO-like scaling): openskill's
- * `ordinal(skill, { alpha: 24, target: 1500 })`, target + alpha x (mu - 3 sigma) in that order of
- * operations, so a fresh rating scores exactly 1500.
+ * The leaderboard score of a rating (upstream's "ordinal", ELO-like scaling): upstream's own
+ * `ordinal(skill, { alpha: 24, target: 1500 })` = alpha x (mu - z sigma + target / alpha) with z = 3,
+ * evaluated in that order of operations (1500 / 24 = 62.5 exactly), so the doubles match
+ * upstream's bit for bit; a fresh rating scores exactly 1500.
  */
 export function ratingScore(skill: Skill): number {
-  return 1500 + 24 * (skill.mu - 3 * skill.sigma);
+  return 24 * ((skill.mu - 3 * skill.sigma) + 62.5);
 }
 
 /**

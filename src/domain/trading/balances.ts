@@ -44,7 +44,7 @@ export function resolveInitialBalances(deps: Deps, list: InitialBalance[], era?:
     if (seen.has(k)) dups.push(k);
     seen.add(k);
   }
-  if (dups.length > 0) throw new DomainError('DUPLICATE_INITIAL_BALANCE', { pairs: dups.join(', ') });
+  if (dups.length > 0) throw new DomainError('DUPLICATE_INITIAL_BALANCE');
   const addresses = list.map((b) => {
     const a = initialTokenAddress(deps, b.specificChain, b.tokenSymbol, era);
     if (!a) throw new DomainError('UNKNOWN_INITIAL_TOKEN', { symbol: b.tokenSymbol, chain: b.specificChain });

@@ -25,6 +25,24 @@ export function portfolioValue(deps: Deps, balances: readonly Balance[], at: num
   return total;
 }
 
+/**
+ * The team era's snapshot valuation (reference legacy §5.3): every priced balance by address with
+ * its amount and USD value; an unpriced token is left out of both the list and the total (the
+ * snapshot is still taken).
+ */
+function legacyValuation(deps: Deps, balances: readonly Balance[], at: number): Pick<PortfolioSnapshot, 'totalValue' | 'valuesByToken'> {
+  const valuesByToken: Record<string, { amount: number; valueUsd: number }> = {};
+  let totalValue = 0;
+  for (const b of balances) {
+    const p = valuationPrice(deps.prices, b.tokenAddress, b.specificChain, at);
+    if (p === null) continue;
+    const valueUsd = b.amount * p;
+    valuesByToken[b.tokenAddress] = { amount: b.amount, valueUsd };
+    totalValue += valueUsd;
+  }
+  return { totalValue, valuesByToken };
+}
+
 /** Ids of agents whose registration in `comp` is active, in registration order. */
 export function activeAgentIds(tx: ReadTx<Tables>, competitionId: string): string[] {
   return (tx.find('competitionAgents', 'competition', competitionId)).filter((r) => r.status === 'active').map((r) => r.agentId);
@@ -42,6 +60,10 @@ export function takeSnapshotsTx(
   for (const agentId of agentIds) {
     const balances = tx.find('balances', 'agentCompetition', deps.caches.pairKey(agentId, comp.id));
     if (balances.length === 0) continue;
+    if (comp.slippageModel === 'legacy') {
+      out.push(tx.insert('snapshots', { id: tx.nextSeq('snapshots'), competitionId: comp.id, agentId, timestamp: at, ...legacyValuation(deps, balances, at) }));
+      continue;
+    }
     const value = portfolioValue(deps, balances, at, true);
     if (value === null) continue;
     out.push(tx.insert('snapshots', { id: tx.nextSeq('snapshots'), competitionId: comp.id, agentId, timestamp: at, totalValue: value }));

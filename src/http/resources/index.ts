@@ -3,6 +3,8 @@ import type { RouteDef } from '../route.js';
 import { ADMIN_ACTOR_ROUTES } from './agents/admin.routes.js';
 import { ADMIN_ARENA_ROUTES } from './arenas/admin.routes.js';
 import { ADMIN_COMPETITION_ROUTES } from './competitions/admin.routes.js';
+import { ADMIN_READ_ROUTES } from './reports/reports.routes.js';
+import { PARTNER_ROUTES } from './partners/partners.routes.js';
 import { AGENT_ROUTES } from './trading/agent.routes.js';
 import { AGENT_PROFILE_ROUTES } from './agents/profile.routes.js';
 import { AGENTS_ROUTES } from './agents/agents.routes.js';
@@ -34,6 +36,8 @@ export const ROUTES: readonly RouteDef[] = [
   ...ADMIN_ACTOR_ROUTES,
   ...ADMIN_COMPETITION_ROUTES,
   ...ADMIN_ARENA_ROUTES,
+  ...ADMIN_READ_ROUTES,
+  ...PARTNER_ROUTES,
   ...LEGACY_TEAM_ROUTES,
   ...LEGACY_ACCOUNT_ROUTES,
   ...LEGACY_COMPETITION_ROUTES,

@@ -29,6 +29,8 @@ export interface ReplayOptions {
   balances?: ReplayBalance[];
   /** `lenient` (default): cross-chain allowed, no token constraints, trades up to 100 % of the portfolio; `strict`: the defaults. */
   rules: 'lenient' | 'strict';
+  /** Agents to register first, in this order, traded or not (default: the agents of the trades). */
+  agents?: readonly string[];
 }
 
 /** Thrown for unreadable input files (message names the file and the line or field). */
@@ -161,7 +163,7 @@ export interface ReplayPlan {
  */
 export function replayPlan(trades: readonly ReplayTrade[], tapes: Tapes, o: ReplayOptions): ReplayPlan {
   if (trades.length === 0) throw new ReplayInputError('no trades to replay');
-  const agents = agentNames(trades);
+  const agents = [...new Set([...(o.agents ?? []), ...agentNames(trades)])];
   const firstTape = Math.min(...Object.values(tapes).map((pts) => Math.min(...pts.map((p) => p[0]))));
   const start = o.startTime ?? Math.min(trades[0]!.timestamp, Number.isFinite(firstTape) ? firstTape : Infinity);
   const last = trades[trades.length - 1]!.timestamp;

@@ -8,20 +8,29 @@ export const setupBody = obj({
   username: nonEmpty, password: { type: 'string', minLength: 8 }, email: { type: 'string', format: 'email' },
 }, ['username', 'password', 'email']);
 
+// The wallet is checked by the domain after the schema, as upstream does (missing, then malformed).
 export const registerUserBody = obj({
-  walletAddress: wallet, name: str, email: { type: 'string', format: 'email' }, userImageUrl: str, userMetadata: { description: 'Any JSON value' },
+  walletAddress: handlerChecked(wallet, str), name: str, email: { type: 'string', format: 'email' }, userImageUrl: str, userMetadata: { description: 'Any JSON value' },
   privyId: str, embeddedWalletAddress: wallet, agentName: { type: 'string', minLength: 1, maxLength: 100 },
   agentHandle: handle, agentDescription: str, agentImageUrl: str, agentMetadata: { description: 'Any JSON value' }, agentWalletAddress: str,
   agentEmail: { type: 'string', format: 'email' },
 }, ['walletAddress']);
 
-export const createAgentBody = obj({
-  user: obj({ id: uuid, walletAddress: wallet }),
-  agent: obj({
-    name: { type: 'string', minLength: 1, maxLength: 100 }, handle, email: { type: 'string', format: 'email' },
-    walletAddress: str, description: str, imageUrl: str, metadata: { description: 'Any JSON value' },
-  }, ['name']),
-}, ['user', 'agent']);
+// Upstream's zod texts: a missing object or name, a name over 100 characters. Exactly one of
+// `user.id` and `user.walletAddress` is checked by the domain (OWNER_REQUIRED).
+export const createAgentBody = {
+  ...obj({
+    user: obj({ id: uuid, walletAddress: wallet }),
+    agent: {
+      ...obj({
+        name: { type: 'string', minLength: 1, maxLength: 100, 'x-reasons': { maxLength: 'name must be 100 characters or less' } },
+        handle, email: { type: 'string', format: 'email' }, walletAddress: str, description: str, imageUrl: str, metadata: { description: 'Any JSON value' },
+      }, ['name']),
+      'x-reasons': { required: 'expected string, received undefined' },
+    },
+  }, ['user', 'agent']),
+  'x-reasons': { required: 'expected object, received undefined' },
+};
 
 export const updateAgentBody = obj({
   name: { type: 'string', minLength: 1, maxLength: 100 }, handle, description: str, imageUrl: str,

@@ -45,7 +45,7 @@ export const globalLeaderboardResponses: Responses = {
     agents: arrayOf(shape({
       id: string, name: string, handle: string, description: nullable(string), imageUrl: nullable(string), metadata: any, rank: integer,
       score: number, numCompetitions: integer,
-    }, { optional: { type: CompetitionType } })),
+    }, { optional: { type: CompetitionType, voteCount: integer } })),
     pagination: Pagination,
     stats: shape({ activeAgents: integer, totalTrades: integer, totalPositions: integer, totalVolume: number, totalCompetitions: integer }),
   }),

@@ -92,7 +92,7 @@ export function apiGlobalLeaderboard(l: GlobalLeaderboard) {
     agents: l.entries.map((e) => ({
       id: e.agent.id, name: e.agent.name, handle: e.agent.handle, description: e.agent.description, imageUrl: e.agent.imageUrl,
       metadata: e.agent.metadata, rank: e.rank, score: e.rating.ordinal, numCompetitions: e.numCompetitions,
-      ...(l.arenaId === null ? { type: e.rating.type } : {}),
+      ...(l.arenaId === null ? { type: e.rating.type } : {}), ...(e.voteCount !== undefined ? { voteCount: e.voteCount } : {}),
     })),
     stats: l.stats,
   };

@@ -5,7 +5,9 @@ import { updateCompetition } from '../../../domain/competitions/create.js';
 import {
   addAgentToCompetition, competitionSnapshots, reactivateAgentInCompetition, removeAgentFromCompetition,
 } from '../../../domain/competitions/admin-participants.js';
+import { legacySnapshots } from '../../../domain/legacy/views.js';
 import type { RouteDef } from '../../route.js';
+import { apiLegacySnapshot } from '../legacy/serialize.js';
 import { apiCompetition, apiSnapshot } from './serialize.js';
 import { reasonBody } from '../shared/request.js';
 import { uuidParams } from '../shared/request.js';
@@ -60,6 +62,9 @@ export const ADMIN_COMPETITION_ROUTES: RouteDef[] = [
     ...base, id: 'admin.competitions.snapshots', method: 'GET', path: '/api/admin/competition/{competitionId}/snapshots', summary: 'Portfolio snapshots of a competition, newest first per agent',
     schemas: { responses: snapshotsResponses, params: uuidParams('competitionId'), query: snapshotsQuery },
     handler: async ({ world, params, query }) => {
+      // A competition marked legacy answers in the team era's shape (the callers that made it are team-era clients).
+      const legacy = await legacySnapshots(world.deps, params.competitionId!, query.teamId);
+      if (legacy) return { body: { success: true, snapshots: legacy.map(apiLegacySnapshot) } };
       const snaps = await competitionSnapshots(world.deps, params.competitionId!, query.agentId);
       return { body: { success: true, snapshots: snaps.map(apiSnapshot) } };
     },

@@ -69,7 +69,7 @@ const tradingConstraints = obj({
 });
 
 const initialBalances = {
-  type: 'array', minItems: 1,
+  type: 'array', minItems: 1, 'x-reasons': { minItems: 'at least one initial balance is required' },
   items: obj({
     specificChain,
     tokenSymbol: { type: 'string', minLength: 1, maxLength: 20, description: "A symbol of the world's token catalogue on that chain (e.g. usdc, sol, eth)" },
@@ -90,11 +90,24 @@ const competitionFields = {
   rewards: { type: 'object', propertyNames: { pattern: '^[1-9][0-9]*$' }, additionalProperties: { type: 'number', minimum: 0 } },
   paperTradingConfig: obj({ maxTradePercentage: { type: 'integer', minimum: 1, maximum: 100 } }),
   paperTradingInitialBalances: initialBalances, arenaId: nonEmpty,
-  vips: strList, allowlist: strList, blocklist: strList, minRecallRank: { type: 'integer', minimum: 1 }, allowlistOnly: bool,
+  vips: strList, allowlist: strList, blocklist: strList, minRecallRank: { type: 'integer' }, allowlistOnly: bool,
   // Legacy (team era) field: only literal true enables cross-chain trading, any other value disables it.
   allowCrossChainTrading: { description: 'Team era: literal true allows cross-chain trading; any other JSON value disallows it' }, slippageModel: { type: 'string', enum: ['legacy', 'current'] },
   // Perps: each account's starting equity in USD (default 10000).
   perpsInitialEquityUsd: { type: 'number', exclusiveMinimum: 0 },
+  // Checked by the domain where the API version has the field (0.1..0.9), else dropped unread.
+  boostTimeDecayRate: handlerChecked({ type: 'number', minimum: 0.1, maximum: 0.9, description: 'No effect in compsim, which has no boosts' }),
+  // Upstream's perps provider configuration (PerpsProviderSchema); stored, it funds nothing.
+  perpsProvider: obj({
+    provider: { type: 'string', enum: ['symphony', 'hyperliquid'] },
+    initialCapital: { type: 'number', exclusiveMinimum: 0, 'x-reasons': { exclusiveMinimum: 'too small: expected number to be >0' } },
+    selfFundingThreshold: { type: 'number', minimum: 0, 'x-reasons': { minimum: 'too small: expected number to be >=0' } },
+    minFundingThreshold: { type: 'number', minimum: 0, 'x-reasons': { minimum: 'too small: expected number to be >=0' } },
+    apiUrl: { type: 'string', format: 'uri' },
+  }),
+  evaluationMetric: { type: 'string', enum: ['calmar_ratio', 'sortino_ratio', 'simple_return'] },
+  spotLiveConfig: { type: 'object' },
+  gameIds: { type: 'array', items: uuid },
 };
 
 export const createCompetitionBody = obj(competitionFields, ['name']);
@@ -114,7 +127,8 @@ export const endCompetitionBody = obj({ competitionId: uuid }, ['competitionId']
 export const updateCompetitionBody = handlerChecked({
   ...obj(competitionFields), anyOf: Object.keys(competitionFields).map((k) => ({ required: [k] })),
 }, obj(competitionFields));
-export const snapshotsQuery = obj({ agentId: uuid });
+/** `teamId`: the team era's filter, for competitions marked legacy. */
+export const snapshotsQuery = obj({ agentId: uuid, teamId: str });
 
 /** Admin vote body: exactly one of userId / agentId (checked in the domain), and the agent voted for. */
 const voteFields = obj({ userId: uuid, agentId: uuid, votedAgentId: uuid }, ['votedAgentId']);

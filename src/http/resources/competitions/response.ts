@@ -25,7 +25,14 @@ export const endCompetitionResponses: Responses = {
   ...errors(400, 404),
 };
 export const updateCompetitionResponses: Responses = { 200: ok({ competition: Competition }), ...errors(400, 404) };
-export const snapshotsResponses: Responses = { 200: ok({ snapshots: arrayOf(PortfolioSnapshot) }), ...errors(400, 404) };
+/** A competition marked legacy answers the team era's snapshots (`teamId`, `valuesByToken`, no `id`). */
+const LegacySnapshot = shape({
+  teamId: string, competitionId: string, timestamp: dateTime, totalValue: number,
+  valuesByToken: { type: 'object', additionalProperties: shape({ amount: number, valueUsd: number }) },
+});
+export const snapshotsResponses: Responses = {
+  200: { anyOf: [ok({ snapshots: arrayOf(PortfolioSnapshot) }), ok({ snapshots: arrayOf(LegacySnapshot) })] }, ...errors(400, 404),
+};
 export const addAgentResponses: Responses = {
   200: ok({
     message: string, agent: shape({ ...shortAgent, ownerId: string }), competition: shape({ ...shortCompetition, status: CompetitionStatus }),

@@ -23,8 +23,8 @@ export function apiCompetition(c: Competition) {
     rewards: c.rewards, tradingConstraints: c.tradingConstraints,
     paperTradingConfig: c.paperTradingConfig, paperTradingInitialBalances: c.initialBalances,
     createdAt: iso(c.createdAt), updatedAt: iso(c.updatedAt),
-    // HEAD's evaluationMetric, and the perps starting equity (perps and spot-live only).
-    ...(c.type === 'perpetual_futures' ? { evaluationMetric: 'calmar_ratio', perpsInitialEquityUsd: c.perpsInitialEquityUsd ?? 10_000 } : {}),
+    // HEAD's evaluationMetric (the stored one), and the perps starting equity (perps and spot-live only).
+    ...(c.type === 'perpetual_futures' ? { evaluationMetric: c.perpsConfig?.evaluationMetric ?? 'calmar_ratio', perpsInitialEquityUsd: c.perpsInitialEquityUsd ?? 10_000 } : {}),
     ...(c.type === 'spot_live_trading' ? { evaluationMetric: 'simple_return' } : {}),
   };
 }

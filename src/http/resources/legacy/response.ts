@@ -1,6 +1,7 @@
 // Response components and schemas of the legacy (team) generation: upper-case statuses, teamId/teamName, the team era's trades, quotes and portfolio.
 import type { JSONSchema } from '../../route.js';
 import { apiKey, SpecificChain } from '../shared/entities.js';
+import { CurrentPerformanceReport } from '../reports/response.js';
 import { any, arrayOf, boolean, component, dateTime, errors, integer, nullable, number, ok, okMessage, oneOfStrings, shape, string, type Responses } from '../shared/response.js';
 
 const nString = nullable(string);
@@ -52,8 +53,9 @@ export const teamKeyResponses: Responses = { 200: ok({ team: shape({ id: string,
 export const deleteTeamResponses: Responses = { 200: okMessage, ...errors(400, 403, 404) };
 /** "Already (in)active" is a 400 that carries the team. */
 export const teamStatusResponses: Responses = { 200: ok({ team: TeamStatus }), ...errors(400, 403, 404) };
+/** A legacy competition gets the team era's report, any other the current one. */
 export const performanceResponses: Responses = {
-  200: ok({ competition: LegacyCompetition, leaderboard: arrayOf(shape(rankedTeam)) }), ...errors(400, 404),
+  200: { anyOf: [ok({ competition: LegacyCompetition, leaderboard: arrayOf(shape(rankedTeam)) }), ok(CurrentPerformanceReport)] }, ...errors(400, 404),
 };
 
 export const accountProfileResponses: Responses = { 200: ok({ team: TeamProfile }) };

@@ -4,7 +4,7 @@ import { parentChain, type Account } from '../../../domain/legacy/accounts.js';
 import { legacyStatusOf } from '../../../domain/legacy/competition.js';
 import type { TeamView } from '../../../domain/legacy/teams.js';
 import type { LegacyLeaderboardView, LegacyRanked, LegacyStatusView } from '../../../domain/legacy/views.js';
-import { tradePrice, type Agent, type Balance, type Competition, type Trade } from '../../../domain/model.js';
+import { tradePrice, type Agent, type Balance, type Competition, type PortfolioSnapshot, type Trade } from '../../../domain/model.js';
 import { iso } from '../shared/time.js';
 
 /** A competition as the team era showed it; `allowCrossChainTrading` is true iff the type is `allow`. */
@@ -106,4 +106,9 @@ export function apiLegacyStatus(v: LegacyStatusView) {
     success: true, active: true, competition: { id: c.id, name: c.name, status: legacyStatusOf(c.status), startDate: iso(c.startDate) },
     message: 'Your team is not participating in this competition',
   };
+}
+
+/** A snapshot of a competition marked legacy: `teamId`, no `id`, the priced tokens' values by address. */
+export function apiLegacySnapshot(s: PortfolioSnapshot) {
+  return { teamId: s.agentId, competitionId: s.competitionId, timestamp: iso(s.timestamp), totalValue: s.totalValue, valuesByToken: s.valuesByToken ?? {} };
 }

@@ -1,5 +1,5 @@
 // Generation switch of the shared paths: a team key gets the legacy trade engine and shapes; legacy-style admin bodies get legacy competitions.
-import type { CompetitionInput } from '../../../domain/competitions/create.js';
+import { checkBoostTimeDecayRate, type CompetitionInput } from '../../../domain/competitions/create.js';
 import { createCompetitionWithModel, endCompetitionWithTeams, startAnyGeneration } from '../../../domain/legacy/admin-lifecycle.js';
 import { executeLegacyTrade, quoteLegacyTrade } from '../../../domain/legacy/trading.js';
 import type { CrossChainTradingType, Principal, SlippageModel } from '../../../domain/model.js';
@@ -48,11 +48,14 @@ export function isLegacyBody(body: Record<string, unknown>): boolean {
   return body.teamIds !== undefined || body.allowCrossChainTrading !== undefined;
 }
 
-/** Slippage formula of a competition created from `body`: explicit `slippageModel`, else legacy for legacy-style bodies. */
-export function slippageModelOf(body: Record<string, unknown>): SlippageModel {
+/** Slippage formula of a competition created from `body`: explicit `slippageModel`, else legacy for legacy-style bodies, else not chosen. */
+export function slippageModelOf(body: Record<string, unknown>): SlippageModel | undefined {
   if (body.slippageModel === 'legacy' || body.slippageModel === 'current') return body.slippageModel;
-  return isLegacyBody(body) ? 'legacy' : 'current';
+  return isLegacyBody(body) ? 'legacy' : undefined;
 }
+
+/** The keys a team-era create body could carry (TS: `name`, `description`). */
+const BARE_KEYS = new Set(['name', 'description']);
 
 /** `allowCrossChainTrading` as `tradingType` (literal true -> allow, anything else -> disallowAll) unless tradingType is given. */
 export function legacyTradingType(body: Record<string, unknown>): { tradingType?: CrossChainTradingType } {
@@ -62,12 +65,15 @@ export function legacyTradingType(body: Record<string, unknown>): { tradingType?
 
 /** Create: the model from the body; a legacy-style body is answered with the legacy competition object. */
 export async function createAnyGeneration({ world, body }: HandlerRequest, input: CompetitionInput): Promise<HandlerResult> {
-  const c = await createCompetitionWithModel(world.deps, input, slippageModelOf(body));
-  return { status: 201, body: { success: true, competition: isLegacyBody(body) ? apiLegacyCompetition(c) : apiCompetition(c) } };
+  const bare = Object.keys(body).every((k) => BARE_KEYS.has(k));
+  const c = await createCompetitionWithModel(world.deps, input, slippageModelOf(body), bare);
+  const legacy = isLegacyBody(body) || (bare && c.slippageModel === 'legacy');
+  return { status: 201, body: { success: true, competition: legacy ? apiLegacyCompetition(c) : apiCompetition(c) } };
 }
 
 /** Start: `teamIds` beside `agentIds`; a legacy-style body is answered with the legacy object plus `teamIds`. */
 export async function startAnyGenerationHandler({ world, body }: HandlerRequest, create: CompetitionInput): Promise<HandlerResult> {
+  checkBoostTimeDecayRate(world.deps, create.boostTimeDecayRate);
   const r = await startAnyGeneration(world.deps, {
     ...(body.competitionId !== undefined ? { competitionId: body.competitionId } : { create }),
     agentIds: body.agentIds ?? [], ...(body.teamIds !== undefined ? { teamIds: body.teamIds } : {}),

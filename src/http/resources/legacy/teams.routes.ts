@@ -3,6 +3,9 @@ import {
   deactivateTeam, deleteTeam, listTeams, reactivateTeam, registerTeam, teamApiKey,
 } from '../../../domain/legacy/teams.js';
 import { performanceReport } from '../../../domain/legacy/views.js';
+import { currentPerformanceReport } from '../../../domain/competitions/admin-reports.js';
+import { apiCompetition } from '../competitions/serialize.js';
+import { apiPerformanceRow } from '../reports/serialize.js';
 import type { HandlerRequest, RouteDef } from '../../route.js';
 import { deactivateTeamBody, legacyCompetitionQuery, registerTeamBody, teamParams } from './request.js';
 import { apiLegacyCompetition, apiListedTeam, apiPerformanceRows, apiRegisteredTeam, apiTeamStatus } from './serialize.js';
@@ -69,7 +72,12 @@ export const LEGACY_TEAM_ROUTES: RouteDef[] = [
     schemas: { responses: performanceResponses, query: legacyCompetitionQuery },
     handler: async ({ world, query }) => {
       const r = await performanceReport(world.deps, query.competitionId);
-      return { body: { success: true, competition: apiLegacyCompetition(r.competition), leaderboard: apiPerformanceRows(r.leaderboard) } };
+      if (r.competition.slippageModel === 'legacy') {
+        return { body: { success: true, competition: apiLegacyCompetition(r.competition), leaderboard: apiPerformanceRows(r.leaderboard) } };
+      }
+      // A competition of the current generation gets the current report.
+      const current = await currentPerformanceReport(world.deps, r.competition.id);
+      return { body: { success: true, competition: apiCompetition(current.competition), leaderboard: current.leaderboard.map(apiPerformanceRow) } };
     },
   },
 ];

@@ -36,7 +36,14 @@ export function apiPositionWithAgent(v: PositionView, agent: Agent | undefined) 
 }
 
 /** The `account` object of `GET /api/agent/perps/account` (reference features §3.5). */
-export function apiPerpsAccount(a: PerpsAccount) {
+export function apiPerpsAccount(a: PerpsAccount & { synced?: boolean }) {
+  if (a.synced === false) {
+    // Upstream's answer before the first sync: no summary row yet.
+    return {
+      id: '', agentId: a.agentId, competitionId: a.competitionId, accountId: '', totalEquity: '0', availableBalance: '0', marginUsed: '0',
+      totalPnl: '0', totalVolume: '0', openPositions: 0, timestamp: iso(a.at),
+    };
+  }
   return {
     id: `${a.competitionId}:${a.agentId}`, agentId: a.agentId, competitionId: a.competitionId, accountId: '',
     totalEquity: decimalString(a.totalEquity), availableBalance: decimalString(a.availableBalance), marginUsed: decimalString(a.marginUsed),

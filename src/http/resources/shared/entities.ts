@@ -38,7 +38,7 @@ export const competitionFields: Record<string, JSONSchema> = {
 
 /** Present on perps (`calmar_ratio`, with the starting equity) and spot-live (`simple_return`) competitions only. */
 export const competitionOptional: Record<string, JSONSchema> = {
-  evaluationMetric: oneOfStrings('calmar_ratio', 'simple_return'), perpsInitialEquityUsd: number,
+  evaluationMetric: oneOfStrings('calmar_ratio', 'sortino_ratio', 'simple_return'), perpsInitialEquityUsd: number,
 };
 
 export const Competition = component('Competition', shape(competitionFields, { optional: competitionOptional }));
@@ -55,9 +55,10 @@ export const ListedCompetition = component('ListedCompetition', shape(competitio
 
 export const CompetitionDetail = component('CompetitionDetail', shape({
   ...competitionFields,
-  stats: shape({
-    totalTrades: integer, totalAgents: integer, totalVolume: number, totalVotes: integer, uniqueTokens: integer, totalPositions: integer,
-  }, { optional: { averageEquity: number } }),
+  // Which keys are present depends on the API version and the competition type (rules table, `competitionStatsKeys`).
+  stats: shape({}, {
+    optional: { totalTrades: integer, totalAgents: integer, totalVolume: number, totalVotes: integer, uniqueTokens: integer, totalPositions: integer, averageEquity: number },
+  }),
   rewards: arrayOf(shape({ rank: integer, reward: number, agentId: nString })),
   rewardsTge: { type: 'null' }, votingEnabled: boolean,
 }, { optional: { ...competitionOptional, userVotingInfo: UserVotingInfo } }));
@@ -109,8 +110,8 @@ const typeRank = shape({ type: CompetitionType, rank: integer, score: number });
 
 export const PublicAgentDetail = component('PublicAgentDetail', shape({
   ...publicAgentFields,
-  stats: shape({ completedCompetitions: integer, totalTrades: integer, totalPositions: integer, totalVotes: integer, ranks: arrayOf(typeRank) }, {
-    optional: { bestPlacement: shape({ competitionId: string, rank: integer, score: number, totalAgents: integer }), rank: integer, score: number },
+  stats: shape({ completedCompetitions: integer, totalTrades: integer, totalPositions: integer, totalVotes: integer }, {
+    optional: { bestPlacement: shape({ competitionId: string, rank: integer, score: number, totalAgents: integer }), rank: integer, score: number, ranks: arrayOf(typeRank) },
   }),
   trophies: arrayOf(shape({ competitionId: string, name: string, rank: integer, imageUrl: string, createdAt: dateTime })),
   skills: arrayOf(string), hasUnclaimedRewards: boolean,

@@ -16,6 +16,8 @@ const anyObject: JSONSchema = { type: 'object' };
 /** The world options a reset may replace; anything else is named in the 400. */
 export const resetBody = obj({
   seed,
+  // false: the reset world has no admin (POST /api/admin/setup answers 201 again); the caller's key stays the control key.
+  admin: bool,
   options: {
     type: 'object',
     additionalProperties: false,

@@ -49,6 +49,7 @@ export const SIM_ROUTES: RouteDef[] = [
       const key = parseBearer(headers.authorization);
       const r = await sim(world).reset({
         ...(body.seed !== undefined ? { seed: body.seed } : {}), ...(body.options ? { options: body.options } : {}), ...(key ? { adminKey: key } : {}),
+        ...(body.admin === false ? { admin: false } : {}),
       });
       return { body: { success: true, seed: r.seed, now: iso(r.now), adminKey: r.adminKey } };
     },
