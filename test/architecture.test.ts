@@ -53,6 +53,8 @@ const RULES: Record<string, (target: string) => boolean> = {
   scheduler: (t) => t.startsWith('src/domain/') || t.startsWith('src/ports/'),
   // The scenario runner is black-box: it speaks HTTP through a Target and imports nothing of the server.
   scenario: (t) => t.startsWith('src/sim/scenario/'),
+  // The typed client works against any server of the API: nothing of compsim but its generated types.
+  client: (t) => t.startsWith('src/client/'),
 };
 
 /** Packages each layer may import (layers not listed: any declared dependency). */
@@ -64,6 +66,7 @@ const PACKAGES: Record<string, RegExp> = {
   http: /^(@koa\/router|ajv|ajv-formats|ajv\/dist\/2020\.js|msw)$/,
   scheduler: /^$/,
   scenario: /^(ajv|node:.+)$/,
+  client: /^openapi-fetch$/,
 };
 
 const BANNED: [RegExp, string][] = [
@@ -110,6 +113,13 @@ describe('architecture', () => {
       }
     }
     expect(violations, violations.join('\n')).to.deep.equal([]);
+  });
+
+  it('keeps the typed client to openapi-fetch and its generated types (it must work against any server of the API)', () => {
+    const client = ALL.filter((f) => layer(f.path) === 'client');
+    expect(client.map((f) => f.path)).to.include.members(['src/client/index.ts', 'src/client/openapi-types.ts']);
+    const specs = new Set(client.flatMap((f) => imports(f.text).map(({ spec }) => (spec.startsWith('.') ? resolve(f.path, spec) : spec))));
+    expect([...specs].sort()).to.deep.equal(['openapi-fetch', 'src/client/openapi-types.ts']);
   });
 
   it('keeps the top-level files out of the CLI (only the library entry re-exports from it)', () => {

@@ -1,6 +1,7 @@
 // compsim serve as a child process (banner with working keys, HTTP calls, clean stop on SIGINT, --sim-api and --rate-limits), and every command's usage errors: exit 2 with their exact messages.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { parseServeArgs, USAGE, UsageError } from '../src/cli/args.js';
@@ -15,9 +16,11 @@ import { STATE_USAGE } from '../src/cli/state.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
+/** tsx's loader by URL, so a child started in another directory finds it too. */
+const TSX = import.meta.resolve('tsx');
 
-function run(args: string[]): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+function run(args: string[], cwd = ROOT): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -104,6 +107,28 @@ describe('compsim serve (child process)', function () {
     } finally {
       p.child.kill();
     }
+  });
+
+  it('takes a bundled world by name from any directory (--world demo), and names the bundled ones for an unknown name', async () => {
+    const p = run(['serve', '--port', '0', '--world', 'demo', '--log-level', 'silent'], tmpdir());
+    try {
+      const [, url] = await waitFor(p.child, p.output, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      await waitFor(p.child, p.output, /try:/);
+      const competitions = await (await fetch(`${url}/api/competitions?status=pending`)).json() as { competitions: { name: string }[] };
+      expect(competitions.competitions.map((c) => c.name)).to.deep.equal(['Demo Summer Open']);
+      expect(p.output()).to.match(/agent Momentum Max \(@momentum_max\): [0-9a-f]{16}_[0-9a-f]{16}/);
+      expect(p.output()).to.match(/competition Demo Spring Cup \[active\]/);
+      p.child.kill('SIGINT');
+      expect(await p.exited).to.equal(0);
+    } finally {
+      p.child.kill();
+    }
+    const unknown = run(['serve', '--port', '0', '--world', 'nope'], tmpdir());
+    expect(await unknown.exited).to.equal(2);
+    expect(unknown.output()).to.include("unknown world 'nope': not a file, nor a bundled world (demo)");
+    const missing = run(['serve', '--port', '0', '--world', 'worlds/nope.json'], tmpdir());
+    expect(await missing.exited).to.equal(2);
+    expect(missing.output()).to.include("cannot read world file 'worlds/nope.json'");
   });
 
   it('exits 2 with a clear message on a bad option', async () => {

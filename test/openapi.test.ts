@@ -11,6 +11,8 @@ import { formatFailure } from '../src/cli/run-output.js';
 import { createResponseChecker, type ResponseViolation } from '../src/http/response-check.js';
 import { findRoute, routeTable } from '../src/http/dispatch.js';
 import { ROUTES } from '../src/http/resources/index.js';
+import { contractSchema, handlerChecked, validationSchema } from '../src/http/route.js';
+import { buildOpenApi } from '../src/http/openapi.js';
 import { findScenarioFiles } from '../src/sim/scenario/files.js';
 import { runScenario } from '../src/sim/scenario/runner.js';
 import { loadScenario } from '../src/sim/scenario/schema.js';
@@ -74,6 +76,50 @@ describe('GET /api/openapi.json', () => {
     expect(new Set(ROUTES.map((r) => r.generation))).to.deep.equal(new Set(['current', 'legacy', 'shared', 'sim']));
     expect(ROUTES.filter((r) => r.generation === 'sim').every((r) => r.tag === 'sim')).to.equal(true);
     expect(Object.keys(doc.components.securitySchemes)).to.deep.equal(['agentKey', 'adminKey']);
+  });
+
+  it('types every request parameter and body field (only fields that take any JSON value say so instead)', () => {
+    const typed = (x: any) => x.type !== undefined || x.enum !== undefined || x.const !== undefined || x.anyOf !== undefined || x.oneOf !== undefined || x.$ref !== undefined;
+    const untyped: string[] = [];
+    const walk = (x: any, where: string) => {
+      if (!typed(x) && x.description !== 'Any JSON value' && !/any (other )?JSON value/.test(String(x.description))) untyped.push(where);
+      for (const [k, p] of Object.entries(x.properties ?? {})) walk(p, `${where}.${k}`);
+      if (x.items) walk(x.items, `${where}[]`);
+    };
+    let fields = 0;
+    for (const methods of Object.values(doc.paths)) {
+      for (const op of Object.values(methods)) {
+        for (const p of op.parameters ?? []) {
+          walk(p.schema, `${op.operationId} ${p.in} ${p.name}`);
+          if (p.in === 'path') expect(p.required, `${op.operationId} ${p.name}`).to.equal(true);
+          fields += 1;
+        }
+        const body = op.requestBody?.content['application/json'].schema;
+        if (body) {
+          walk(body, `${op.operationId} body`);
+          fields += Object.keys(body.properties ?? {}).length;
+          expect(op.requestBody.required, op.operationId).to.equal((body.required ?? []).length > 0);
+        }
+      }
+    }
+    expect(fields).to.be.greaterThan(300);
+    expect(untyped).to.deep.equal([]);
+    expect(JSON.stringify(doc)).to.not.include('x-handler-checked');
+    const trade = doc.paths['/api/trade/execute']!.post!.requestBody;
+    expect(trade.required).to.equal(true);
+    expect(trade.content['application/json'].schema.required).to.deep.equal(['fromToken', 'toToken', 'amount', 'reason']);
+    expect(trade.content['application/json'].schema.properties.fromToken).to.include({ type: 'string', minLength: 1 });
+    expect(doc.paths['/api/price']!.get!.parameters.find((p: any) => p.name === 'token')).to.deep.include({ required: true, schema: { type: 'string', minLength: 1 } });
+  });
+
+  it('states competitionId as each API version reads it (required, optional, or not read)', () => {
+    const param = (d: Doc, path: string) => d.paths[path]!.get!.parameters.find((p: any) => p.name === 'competitionId');
+    const v2025 = buildOpenApi(ROUTES, { version: 'x', apiVersion: '2025-10' }) as unknown as Doc;
+    const v2026 = buildOpenApi(ROUTES, { version: 'x', apiVersion: '2026-08' }) as unknown as Doc;
+    expect(param(doc, '/api/agent/balances').required).to.equal(true);
+    expect(param(v2025, '/api/agent/balances')).to.deep.include({ required: false, description: 'Not read in this API version: the active competition is used' });
+    expect(doc.paths['/api/trade/execute']!.post!.requestBody.content['application/json'].schema.required).to.not.include('competitionId');
+    expect(v2026.paths['/api/trade/execute']!.post!.requestBody.content['application/json'].schema.required).to.include('competitionId');
   });
 
   it('resolves every $ref', () => {
@@ -248,5 +294,22 @@ describe('GET /api/docs and GET / (static pages)', () => {
       expect(res.status, path).to.equal(404);
       expect(res.body.success, path).to.equal(false);
     }
+  });
+});
+
+describe('handler-checked request fields (one schema for the document and for validation)', () => {
+  const field = handlerChecked({ type: 'string', minLength: 1 }, { type: 'string' });
+  const body = handlerChecked({ type: 'object', properties: { a: field, b: { type: 'integer' } }, required: ['a', 'b'], additionalProperties: false },
+    { type: 'object', properties: { a: field, b: { type: 'integer' } }, required: ['a', 'b'] });
+
+  it('validation applies the loose schema of a marked field (or whole part) and no longer requires a marked field', () => {
+    expect(validationSchema(body)).to.deep.equal({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } }, required: ['b'] });
+    expect(validationSchema({ type: 'object', properties: { a: field }, required: ['a'] })).to.deep.equal({ type: 'object', properties: { a: { type: 'string' } }, required: [] });
+  });
+
+  it('the document shows the whole contract, without the marker', () => {
+    expect(contractSchema(body)).to.deep.equal({
+      type: 'object', properties: { a: { type: 'string', minLength: 1 }, b: { type: 'integer' } }, required: ['a', 'b'], additionalProperties: false,
+    });
   });
 });

@@ -1,15 +1,16 @@
-// The published package's declarations: they import only packages it declares, and type-check in a strict consumer project.
+// The published package: `npm pack` installed into an outside project (strict, skipLibCheck off), which type-checks and runs a program importing compsim, compsim/msw and compsim/client, and serves the bundled demo world by name.
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const NPM_ARGS = ['--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'];
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-  dependencies: Record<string, string>; peerDependencies?: Record<string, string>;
+  version: string; dependencies: Record<string, string>; devDependencies: Record<string, string>; peerDependencies?: Record<string, string>;
 };
 /** What a consumer installs with compsim: its dependencies and (optional) peers. */
 const DECLARED = [...Object.keys(PKG.dependencies), ...Object.keys(PKG.peerDependencies ?? {})];
@@ -32,56 +33,94 @@ function typesPackage(name: string): string {
   return `@types/${name.startsWith('@') ? name.slice(1).replace('/', '__') : name}`;
 }
 
-function run(args: string[], cwd: string): { status: number | null; out: string } {
-  const r = spawnSync(process.execPath, [TSC, ...args], { cwd, encoding: 'utf8' });
-  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+function sh(cmd: string, args: string[], cwd: string): { status: number | null; stdout: string; out: string } {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, out: `${r.stdout}${r.stderr}` };
 }
 
-describe('the published package', function () {
-  this.timeout(180_000);
+const npm = (args: string[], cwd: string) => sh(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, cwd);
+
+/** The consumer's program: the library, the msw handlers and the typed client, each used for real. */
+const PROGRAM = `import { createServer, createWorld, type World } from 'compsim';
+import { handlers } from 'compsim/msw';
+import { createClient, type ErrorResponse } from 'compsim/client';
+import { setupServer } from 'msw/node';
+import type { AddressInfo } from 'node:net';
+
+const ADMIN = '0123456789abcdef_fedcba9876543210';
+const SOL = 'So11111111111111111111111111111111111111112';
+
+const world: World = await createWorld({ seed: 1, admin: { apiKey: ADMIN } });
+const server = createServer(world).listen(0, '127.0.0.1');
+await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+const baseUrl = \`http://127.0.0.1:\${(server.address() as AddressInfo).port}\`;
+const admin = createClient({ baseUrl, apiKey: ADMIN });
+const health = await admin.GET('/api/health');
+const moved = await admin.sim.advance('5m');
+const price = await admin.price(SOL);
+const denied: ErrorResponse | undefined = (await createClient({ baseUrl }).balances('3f1c9a4e-6b2d-4e8f-9a7c-1d2e3f4a5b6c')).error;
+server.close();
+
+const msw = setupServer(...handlers(world, { baseUrl: 'https://api.example' }));
+msw.listen({ onUnhandledRequest: 'error' });
+const viaMsw = await createClient({ baseUrl: 'https://api.example', apiKey: ADMIN }).sim.now();
+msw.close();
+
+const demoUrl = process.env.DEMO_URL;
+const demo = demoUrl ? await createClient({ baseUrl: demoUrl }).GET('/api/competitions', { params: { query: { status: 'active' } } }) : undefined;
+console.log(JSON.stringify({
+  health: health.data?.status, now: moved.data?.now, price: price.data?.price, denied, viaMsw: viaMsw.data?.now,
+  demo: demo?.data?.competitions.map((c) => c.name),
+}));
+`;
+
+describe('the published package (npm pack, installed into an outside project)', function () {
+  this.timeout(600_000);
+  let work: string;
   let consumer: string;
-  let dist: string;
+  let installed: string;
 
   before(() => {
-    // A consumer project with compsim installed: its declarations and package.json, and only the
-    // packages compsim declares (plus the consumer's own @types/node) next to it.
-    consumer = mkdtempSync(join(tmpdir(), 'compsim-consumer-'));
-    const installed = join(consumer, 'node_modules', 'compsim');
-    dist = join(installed, 'dist');
-    const built = run(['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', dist, '--emitDeclarationOnly', '--declarationMap', 'false', '--sourceMap', 'false'], ROOT);
-    expect(built.out).to.equal('');
-    copyFileSync(join(ROOT, 'package.json'), join(installed, 'package.json'));
-    for (const name of [...DECLARED, '@types/node']) {
-      const link = join(consumer, 'node_modules', name);
-      mkdirSync(dirname(link), { recursive: true });
-      symlinkSync(join(ROOT, 'node_modules', name), link);
-    }
+    work = mkdtempSync(join(tmpdir(), 'compsim-pack-'));
+    consumer = join(work, 'consumer');
+    // `npm pack` runs `prepare` (the build), so the tarball holds what a publish would.
+    const packed = npm(['pack', '--json', '--pack-destination', work, '--loglevel=error'], ROOT);
+    expect(packed.status, packed.out).to.equal(0);
+    const tarball = join(work, (JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string }[])[0]!.filename);
+    mkdirSync(consumer);
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    // Offline from the npm cache when it has everything (a machine that ran `npm ci`), else from the registry.
+    const pinned = (name: string) => `${name}@${PKG.devDependencies[name]}`;
+    const install = npm(['install', '--prefer-offline', ...NPM_ARGS, tarball, pinned('msw'), pinned('@types/node')], consumer);
+    expect(install.status, install.out).to.equal(0);
+    installed = join(consumer, 'node_modules', 'compsim');
     writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({
       compilerOptions: {
         target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true,
-        exactOptionalPropertyTypes: true, skipLibCheck: false, noEmit: true, types: ['node'],
+        exactOptionalPropertyTypes: true, skipLibCheck: false, types: ['node'], outDir: 'out',
       },
       include: ['bot.ts'],
     }));
-    writeFileSync(join(consumer, 'bot.ts'), [
-      "import { createServer, createWorld, runScenario, type World } from 'compsim';",
-      "import { handlers } from 'compsim/msw';",
-      'const world: World = await createWorld({ seed: 1 });',
-      'const app = createServer(world);',
-      'const server = app.listen(0);',
-      'export const mocked = handlers(world, { baseUrl: "https://api.example" });',
-      'export const run: typeof runScenario = runScenario;',
-      'server.close();',
-      '',
-    ].join('\n'));
+    writeFileSync(join(consumer, 'bot.ts'), PROGRAM);
   });
 
-  after(() => rmSync(consumer, { recursive: true, force: true }));
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  it('installs with its declared dependencies: every export and the bundled fixtures are in the tarball', () => {
+    const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { version: string; exports: Record<string, { types: string; default: string }> };
+    expect(pkg.version).to.equal(PKG.version);
+    expect(Object.keys(pkg.exports)).to.deep.equal(['.', './msw', './client']);
+    for (const [name, e] of Object.entries(pkg.exports)) {
+      for (const file of [e.types, e.default]) expect(statSync(join(installed, file)).isFile(), `${name}: ${file}`).to.equal(true);
+    }
+    expect(statSync(join(installed, 'fixtures', 'worlds', 'demo.json')).isFile()).to.equal(true);
+    expect(statSync(join(installed, 'examples', 'momentum-bot.ts')).isFile(), 'the example the docs link to').to.equal(true);
+    expect(statSync(join(consumer, 'node_modules', 'openapi-fetch', 'package.json')).isFile()).to.equal(true);
+  });
 
   it('imports only node built-ins and packages it declares in its declarations', () => {
     const undeclared = new Set<string>();
-    for (const file of declarationFiles(dist)) {
+    for (const file of declarationFiles(join(installed, 'dist'))) {
       for (const m of readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\()\s*['"]([^'".][^'"]*)['"]/g)) {
         const spec = m[1]!;
         if (spec.startsWith('node:') || builtinModules.includes(spec)) continue;
@@ -92,9 +131,32 @@ describe('the published package', function () {
     expect([...undeclared]).to.deep.equal([]);
   });
 
-  it('type-checks in a strict consumer project with skipLibCheck off', () => {
-    const checked = run(['-p', join(consumer, 'tsconfig.json')], consumer);
+  it('type-checks a program importing compsim, compsim/msw and compsim/client (strict, skipLibCheck off) and runs it', async () => {
+    const checked = sh(process.execPath, [TSC, '-p', join(consumer, 'tsconfig.json')], consumer);
     expect(checked.out).to.equal('');
     expect(checked.status).to.equal(0);
+
+    // The bundled world by name, from the outside project's directory, through the installed bin.
+    const serve = spawn(join(consumer, 'node_modules', '.bin', 'compsim'), ['serve', '--port', '0', '--world', 'demo', '--log-level', 'silent'], { cwd: consumer });
+    try {
+      let banner = '';
+      const demoUrl = await new Promise<string>((resolve, reject) => {
+        serve.stdout.on('data', (d: Buffer) => {
+          banner += d.toString();
+          const m = banner.match(/listening on (http:\/\/127\.0\.0\.1:\d+)[\s\S]*try:/);
+          if (m) resolve(m[1]!);
+        });
+        serve.on('exit', () => reject(new Error(`compsim serve exited: ${banner}`)));
+      });
+      const ran = spawnSync(process.execPath, [join(consumer, 'out', 'bot.js')], { cwd: consumer, encoding: 'utf8', env: { ...process.env, DEMO_URL: demoUrl } });
+      expect(ran.stderr).to.equal('');
+      expect(ran.status).to.equal(0);
+      expect(JSON.parse(ran.stdout)).to.deep.equal({
+        health: 'ok', now: '2025-01-01T00:05:00.000Z', price: 150, viaMsw: '2025-01-01T00:05:00.000Z', demo: ['Demo Spring Cup'],
+        denied: { success: false, error: '[AuthMiddleware] Authentication required. No API key provided. Use Authorization: Bearer YOUR_API_KEY' },
+      });
+    } finally {
+      serve.kill('SIGINT');
+    }
   });
 });

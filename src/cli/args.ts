@@ -130,7 +130,7 @@ Options:
   --host <addr>         interface to bind (default 127.0.0.1)
   --seed <n|text>       seed of ids, keys and the random-walk feed (default: the world file's, else 1)
   --clock manual|system manual: virtual time stands still unless advanced; system: wall-clock time (default manual)
-  --world <file.json>   world fixture to load (e.g. fixtures/worlds/demo.json)
+  --world <file|name>   world fixture to load: a JSON file, or the name of a bundled one (demo)
   --admin-key <key>     admin API key to create (format: 16 hex + "_" + 16 hex)
   --log-level <level>   trace|debug|info|warn|error|fatal|silent (default info)
   --sim-api             serve the simulation control API /api/sim/* (admin key; off by default)

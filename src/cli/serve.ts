@@ -1,7 +1,8 @@
 // `compsim serve`: builds a world (optionally from a fixture and a state directory) and serves it over HTTP.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { createLogger } from '../logging.js';
 import { answerOutsideKoa, createServer } from '../server.js';
 import { createWorld, type World } from '../world.js';
@@ -19,6 +20,25 @@ const TICK_MS = 1000;
 const SWEEP_MS = 10_000;
 /** Wall time after start-up before the lazily loaded libraries are loaded anyway. */
 const PRELOAD_AFTER_MS = 1000;
+
+/** The world fixtures shipped with the package (`fixtures/worlds/<name>.json`, beside `src` and `dist`). */
+export const BUNDLED_WORLDS_DIR = join(import.meta.dirname, '..', '..', 'fixtures', 'worlds');
+
+/** Names of the bundled worlds (`demo`, ...), sorted. */
+export function bundledWorlds(): string[] {
+  return readdirSync(BUNDLED_WORLDS_DIR).filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length)).sort();
+}
+
+/**
+ * The file `--world` names: an existing file as given, else a bundled world's name (`demo`), so the
+ * option works from any directory. A bare name that is neither is a usage error listing the bundled ones.
+ */
+export function resolveWorldFile(world: string): string {
+  if (existsSync(world) || !/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(world)) return world;
+  const bundled = join(BUNDLED_WORLDS_DIR, `${world}.json`);
+  if (existsSync(bundled)) return bundled;
+  throw new UsageError(`unknown world '${world}': not a file, nor a bundled world (${bundledWorlds().join(', ')})`);
+}
 
 function readFixture(path: string): WorldFixture {
   let text: string;
@@ -64,7 +84,7 @@ function banner(world: World, host: WorldHost, url: string, args: ServeArgs, adm
 
 /** Runs `compsim serve`; resolves once the server listens, returns a stop function. */
 export async function serve(args: ServeArgs, out: NodeJS.WritableStream = process.stdout): Promise<{ url: string; stop: () => Promise<void> }> {
-  const fixture = args.world ? readFixture(args.world) : undefined;
+  const fixture = args.world ? readFixture(resolveWorldFile(args.world)) : undefined;
   // Listen first: the wallet-verification domain defaults to the base URL, known once bound (port 0).
   const server = createHttpServer();
   // Until the world is built (a --state recovery can take a while) requests get a 503, not silence.

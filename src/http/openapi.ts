@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document, built from the route table: operations, parameters, bodies, every documented response (with examples), tags and security schemes.
-import { DEFAULT_API_VERSION, routeAvailable, type ApiVersion } from '../domain/versions.js';
-import type { JSONSchema, RouteDef } from './route.js';
+import { DEFAULT_API_VERSION, routeAvailable, rule, type ApiVersion, type CompetitionIdMode } from '../domain/versions.js';
+import { contractSchema, type JSONSchema, type RouteDef } from './route.js';
 import { ROUTES } from './resources/index.js';
 import { COMPONENTS, documentedResponses, STATUS_DESCRIPTIONS } from './responses.js';
 
@@ -123,11 +123,43 @@ export function exampleOf(schema: JSONSchema, depth = 0, key = '', within = ''):
   }
 }
 
+/** The rules-table row deciding `competitionId` of a route, and the request part that carries it. */
+const COMPETITION_ID_RULES: Record<string, { rule: 'competitionIdExecute' | 'competitionIdQuote' | 'competitionIdBalances' | 'competitionIdTrades' | 'competitionIdPerps'; part: 'query' | 'body' }> = {
+  'trade.execute': { rule: 'competitionIdExecute', part: 'body' },
+  'trade.quote': { rule: 'competitionIdQuote', part: 'query' },
+  'agent.balances': { rule: 'competitionIdBalances', part: 'query' },
+  'agent.trades': { rule: 'competitionIdTrades', part: 'query' },
+  'agent.perps.positions': { rule: 'competitionIdPerps', part: 'query' },
+  'agent.perps.account': { rule: 'competitionIdPerps', part: 'query' },
+};
+
+/**
+ * The contract of one request part of `def` in `version`: the route's schema without its
+ * handler-checked marks, with `competitionId` required, optional or not read as the version's
+ * rules say.
+ */
+function partContract(def: RouteDef, part: 'params' | 'query' | 'body', version: ApiVersion): JSONSchema | undefined {
+  const schema = def.schemas?.[part];
+  if (!schema) return undefined;
+  const s = contractSchema(schema);
+  const r = COMPETITION_ID_RULES[def.id];
+  const props = s.properties as Record<string, JSONSchema> | undefined;
+  if (!r || r.part !== part || !props?.competitionId) return s;
+  const mode: CompetitionIdMode = rule(version, r.rule);
+  const required = ((s.required ?? []) as string[]).filter((k) => k !== 'competitionId');
+  if (mode === 'required') return { ...s, required: [...required, 'competitionId'] };
+  if (mode === 'active') {
+    const { competitionId, ...rest } = props;
+    return { ...s, properties: { ...rest, competitionId: { ...competitionId, description: 'Not read in this API version: the active competition is used' } }, required };
+  }
+  return s;
+}
+
 /** Path and query parameters from the route's request schemas. */
-function parameters(def: RouteDef): Record<string, unknown>[] {
+function parameters(def: RouteDef, version: ApiVersion): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const where of ['params', 'query'] as const) {
-    const s = def.schemas?.[where];
+    const s = partContract(def, where, version);
     if (!s) continue;
     const required = new Set((s.required ?? []) as string[]);
     for (const [name, schema] of Object.entries((s.properties ?? {}) as Record<string, JSONSchema>)) {
@@ -164,9 +196,11 @@ function responses(def: RouteDef): Record<string, unknown> {
   return out;
 }
 
-function operation(def: RouteDef): Record<string, unknown> {
-  const params = parameters(def);
-  const body = def.schemas?.body;
+function operation(def: RouteDef, version: ApiVersion): Record<string, unknown> {
+  const params = parameters(def, version);
+  const body = partContract(def, 'body', version);
+  // A body is required when it has required fields; without one the server reads `{}`.
+  const bodyRequired = Array.isArray(body?.required) && (body.required as unknown[]).length > 0;
   return {
     operationId: def.id,
     summary: def.summary,
@@ -175,9 +209,27 @@ function operation(def: RouteDef): Record<string, unknown> {
     'x-compsim-generation': def.generation,
     security: security(def),
     ...(params.length > 0 ? { parameters: params } : {}),
-    ...(body && def.method !== 'GET' ? { requestBody: { required: false, content: { 'application/json': { schema: body } } } } : {}),
+    ...(body && def.method !== 'GET' ? { requestBody: { required: bodyRequired, content: { 'application/json': { schema: body } } } } : {}),
     responses: responses(def),
   };
+}
+
+/** Values that are data, not schemas: left as they are. */
+const DATA_KEYS = new Set(['example', 'examples', 'enum', 'const', 'default']);
+
+/**
+ * `value` with every object schema that names no property (`{type: 'object'}`) made explicit as
+ * free-form (`additionalProperties: true`): the same meaning in JSON Schema, but generators read
+ * the bare form as "no keys" (openapi-typescript: `Record<string, never>`).
+ */
+function explicitFreeForm<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((v) => explicitFreeForm(v)) as T;
+  if (!value || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = DATA_KEYS.has(k) ? v : explicitFreeForm(v);
+  const isObject = out.type === 'object' || (Array.isArray(out.type) && out.type.includes('object'));
+  if (isObject && !('properties' in out) && !('additionalProperties' in out) && !('patternProperties' in out)) out.additionalProperties = true;
+  return out as T;
 }
 
 /** Builds the OpenAPI 3.1 document of `routes` (default: every compsim route). Pure: the same input gives the same document. */
@@ -185,7 +237,7 @@ export function buildOpenApi(routes: readonly RouteDef[] = ROUTES, options: Open
   const apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
   const included = routes.filter((r) => (options.simApi !== false || r.generation !== 'sim') && routeAvailable(apiVersion, r.id));
   const paths: OpenApiDocument['paths'] = {};
-  for (const def of included) (paths[def.path] ??= {})[def.method.toLowerCase()] = operation(def);
+  for (const def of included) (paths[def.path] ??= {})[def.method.toLowerCase()] = explicitFreeForm(operation(def, apiVersion));
   const usedTags = new Set(included.map((r) => r.tag));
   return {
     openapi: '3.1.0',
@@ -206,7 +258,7 @@ export function buildOpenApi(routes: readonly RouteDef[] = ROUTES, options: Open
     tags: TAGS.filter((t) => usedTags.has(t.name)),
     paths,
     components: {
-      schemas: COMPONENTS,
+      schemas: explicitFreeForm(COMPONENTS),
       securitySchemes: {
         agentKey: { type: 'http', scheme: 'bearer', description: 'An agent API key (or a legacy team key): `16 hex _ 16 hex`' },
         adminKey: { type: 'http', scheme: 'bearer', description: 'An admin API key (`compsim serve --admin-key`, or `POST /api/admin/setup`)' },

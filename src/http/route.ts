@@ -9,6 +9,55 @@ export type { Principal, SimControl, WorldsControl };
 /** A JSON Schema object (Ajv dialect). */
 export type JSONSchema = Record<string, unknown>;
 
+/**
+ * Keyword of a request property whose rules the handler checks rather than request validation, so
+ * that the answer is upstream's own message in upstream's order. The property's schema states the
+ * whole contract (what the OpenAPI document shows and the handler enforces); the keyword's value is
+ * the looser schema request validation applies instead (`{}`: anything). See {@link handlerChecked}.
+ */
+export const HANDLER_CHECKED = 'x-handler-checked';
+
+/**
+ * `contract`, documented as it is, but checked by the handler: request validation applies only
+ * `loose` to it, and does not require it even when the object lists it in `required`.
+ */
+export function handlerChecked(contract: JSONSchema, loose: JSONSchema = {}): JSONSchema {
+  return { ...contract, [HANDLER_CHECKED]: loose };
+}
+
+/** Maps every schema object inside `schema` (itself included), depth first. */
+function mapSchemas(schema: unknown, f: (s: JSONSchema) => JSONSchema): unknown {
+  if (Array.isArray(schema)) return schema.map((x) => mapSchemas(x, f));
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: JSONSchema = {};
+  for (const [k, v] of Object.entries(schema)) out[k] = k === HANDLER_CHECKED || k === 'const' || k === 'enum' || k === 'default' || k === 'examples' ? v : mapSchemas(v, f);
+  return f(out);
+}
+
+/**
+ * The schema request validation applies: each handler-checked schema (a property, or the whole
+ * part) replaced by its loose one, and a handler-checked property no longer required.
+ */
+export function validationSchema(schema: JSONSchema): JSONSchema {
+  const marked = (p: unknown) => !!p && typeof p === 'object' && HANDLER_CHECKED in p;
+  const unrequired = mapSchemas(schema, (s) => {
+    const props = s.properties as Record<string, JSONSchema> | undefined;
+    if (!props || !Array.isArray(s.required)) return s;
+    return { ...s, required: (s.required as string[]).filter((k) => !marked(props[k])) };
+  });
+  // A loose schema may itself hold handler-checked properties (a whole body loose, its fields too).
+  return mapSchemas(unrequired, (s) => (marked(s) ? validationSchema(s[HANDLER_CHECKED] as JSONSchema) : s)) as JSONSchema;
+}
+
+/** The whole contract: `schema` without the handler-checked keyword (what the handler enforces, and the document shows). */
+export function contractSchema(schema: JSONSchema): JSONSchema {
+  return mapSchemas(schema, (s) => {
+    if (!(HANDLER_CHECKED in s)) return s;
+    const { [HANDLER_CHECKED]: _loose, ...rest } = s;
+    return rest;
+  }) as JSONSchema;
+}
+
 /** What handlers may use of a world (the real World satisfies it). */
 export interface HttpWorld {
   deps: Deps;

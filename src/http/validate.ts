@@ -1,7 +1,7 @@
 // Request validation: Ajv validators compiled once per route part, turned into upstream-style 400 messages.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { JSONSchema, RouteDef } from './route.js';
+import { validationSchema, type JSONSchema, type RouteDef } from './route.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
@@ -71,7 +71,7 @@ function nonFinite(value: unknown): string | null {
 
 function compile(ajv: Ajv, schema: JSONSchema | undefined, part: string, invalid?: RouteDef['invalid']): PartValidator | undefined {
   if (!schema) return undefined;
-  const fn: ValidateFunction = ajv.compile(schema);
+  const fn: ValidateFunction = ajv.compile(validationSchema(schema));
   return (value) => {
     if (!fn(value)) return formatErrors(fn.errors ?? [], part, invalid);
     const key = ajv === paramAjv ? nonFinite(value) : null;
@@ -96,7 +96,7 @@ export function validatorsOf(route: RouteDef): RouteValidators {
   return v;
 }
 
-/** Compiles a route's schemas (body without coercion; params and query with coercion). */
+/** Compiles a route's schemas (body without coercion; params and query with coercion); handler-checked properties get their loose schema. */
 export function compileValidators(route: RouteDef): RouteValidators {
   const s = route.schemas ?? {};
   const out: RouteValidators = {};

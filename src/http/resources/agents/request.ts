@@ -1,5 +1,5 @@
 // Request schemas of agents: admin setup, users and agents, own profile, public agent reads, wallet verification, the global leaderboard.
-import type { JSONSchema, RouteDef } from '../../route.js';
+import { handlerChecked, type JSONSchema, type RouteDef } from '../../route.js';
 import { bool, limit, nonEmpty, obj, offset, str, uuid, uuidParams, wallet } from '../shared/request.js';
 
 const handle = { type: 'string', pattern: '^[a-z0-9_]{3,15}$' };
@@ -10,11 +10,11 @@ export const setupBody = obj({
 
 // The wallet is checked by the domain after the schema, as upstream does (missing, then malformed).
 export const registerUserBody = obj({
-  walletAddress: str, name: str, email: { type: 'string', format: 'email' }, userImageUrl: str, userMetadata: {},
+  walletAddress: handlerChecked(wallet, str), name: str, email: { type: 'string', format: 'email' }, userImageUrl: str, userMetadata: { description: 'Any JSON value' },
   privyId: str, embeddedWalletAddress: wallet, agentName: { type: 'string', minLength: 1, maxLength: 100 },
-  agentHandle: handle, agentDescription: str, agentImageUrl: str, agentMetadata: {}, agentWalletAddress: str,
+  agentHandle: handle, agentDescription: str, agentImageUrl: str, agentMetadata: { description: 'Any JSON value' }, agentWalletAddress: str,
   agentEmail: { type: 'string', format: 'email' },
-});
+}, ['walletAddress']);
 
 // Upstream's zod texts: a missing object or name, a name over 100 characters. Exactly one of
 // `user.id` and `user.walletAddress` is checked by the domain (OWNER_REQUIRED).
@@ -24,7 +24,7 @@ export const createAgentBody = {
     agent: {
       ...obj({
         name: { type: 'string', minLength: 1, maxLength: 100, 'x-reasons': { maxLength: 'name must be 100 characters or less' } },
-        handle, email: { type: 'string', format: 'email' }, walletAddress: str, description: str, imageUrl: str, metadata: {},
+        handle, email: { type: 'string', format: 'email' }, walletAddress: str, description: str, imageUrl: str, metadata: { description: 'Any JSON value' },
       }, ['name']),
       'x-reasons': { required: 'expected string, received undefined' },
     },
@@ -34,7 +34,7 @@ export const createAgentBody = {
 
 export const updateAgentBody = obj({
   name: { type: 'string', minLength: 1, maxLength: 100 }, handle, description: str, imageUrl: str,
-  email: { type: 'string', format: 'email' }, metadata: {}, isRewardsIneligible: bool, rewardsIneligibilityReason: str,
+  email: { type: 'string', format: 'email' }, metadata: { description: 'Any JSON value' }, isRewardsIneligible: bool, rewardsIneligibilityReason: str,
 });
 
 const sort: JSONSchema = { type: 'string', default: '', description: 'Comma list of up to 3 fields, `-` for descending' };
@@ -43,10 +43,11 @@ const sort: JSONSchema = { type: 'string', default: '', description: 'Comma list
  * `PUT /api/agent/profile`: documented here, checked in the domain (upstream's strict schema and
  * its messages: unknown keys, description format and length, URL format).
  */
-export const profileBody = obj({
-  description: { description: 'New description (string, trimmed, at least 1 character)' },
-  imageUrl: { description: 'New image URL (any URL the WHATWG parser accepts)' },
+const profileFields = obj({
+  description: handlerChecked({ type: 'string', minLength: 1, description: 'New description (trimmed, at least 1 character)' }),
+  imageUrl: handlerChecked({ type: 'string', format: 'uri', description: 'New image URL (any URL the WHATWG parser accepts)' }),
 });
+export const profileBody = handlerChecked({ ...profileFields, additionalProperties: false }, profileFields);
 
 /** `GET /api/agents`. */
 export const agentsQuery = obj({ filter: { type: 'string', maxLength: 100 }, sort, limit: limit(10), offset });
@@ -84,10 +85,11 @@ export const invalidAgentCompetitions: NonNullable<RouteDef['invalid']> = (where
  * `POST /api/auth/verify`: documentation only (no constraint): whatever is sent, the domain checks it
  * and answers upstream's messages (`Message and signature are required`, ...).
  */
-export const verifyBody: JSONSchema = {
-  description: 'The signed wallet-verification message and its EIP-191 signature',
+export const verifyBody: JSONSchema = handlerChecked({
+  type: 'object', description: 'The signed wallet-verification message and its EIP-191 signature',
   properties: {
-    message: { description: 'The five-line message (domain, purpose, timestamp, nonce) as signed' },
-    signature: { description: '65 bytes of hex, with or without 0x' },
+    message: { type: 'string', minLength: 1, description: 'The five-line message (domain, purpose, timestamp, nonce) as signed' },
+    signature: { type: 'string', pattern: '^(0x)?[0-9a-fA-F]{130}$', description: '65 bytes of hex, with or without 0x' },
   },
-};
+  required: ['message', 'signature'],
+});

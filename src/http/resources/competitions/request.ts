@@ -1,5 +1,7 @@
 // Request schemas of competitions: public reads, join/leave and votes, admin create/start/end/update/snapshots, reward claims.
-import type { JSONSchema, RouteDef } from '../../route.js';
+import { PARTICIPANT_SORT_FIELDS } from '../../../domain/competitions/participant-list.js';
+import { COMPETITION_SORT_FIELDS } from '../../../domain/competitions/views.js';
+import { handlerChecked, type JSONSchema, type RouteDef } from '../../route.js';
 import { bool, isoTime, limit, nonEmpty, obj, offset, specificChain, str, strList, uuid, uuidParams } from '../shared/request.js';
 
 const sort: JSONSchema = { type: 'string', default: '', description: 'Comma list of up to 3 fields, `-` for descending' };
@@ -15,15 +17,32 @@ export const competitionParams = uuidParams('competitionId');
 /** `{competitionId}/agents/{agentId}` path of the agent trade list. */
 export const competitionAgentParams = uuidParams('competitionId', 'agentId');
 
+/**
+ * A sort list as the domain reads it: comma-separated fields, `-` for descending; empty parts are
+ * skipped and only the first three fields count (anything may follow them).
+ */
+export function sortListPattern(fields: readonly string[]): string {
+  const one = `-?(${fields.join('|')})`;
+  return `^(,*|,*${one}(,+${one})?,*|,*${one},+${one},+${one}(,.*)?)$`;
+}
+
 /** `GET /api/competitions`: the spec's defaults (status `active`, sort `createdDate`). */
 export const listCompetitionsQuery = obj({
   status: { type: 'string', enum: ['pending', 'active', 'ending', 'ended'], default: 'active' },
-  sort: { type: 'string', default: 'createdDate' }, limit: limit(10), offset,
+  sort: handlerChecked({
+    type: 'string', default: 'createdDate', pattern: sortListPattern(COMPETITION_SORT_FIELDS),
+    description: `Up to 3 comma-separated fields, \`-\` for descending: ${COMPETITION_SORT_FIELDS.join(', ')}`,
+  }, { type: 'string', default: 'createdDate' }),
+  limit: limit(10), offset,
 });
 
-/** `GET /api/competitions/{competitionId}/agents`. */
+/** `GET /api/competitions/{competitionId}/agents`: one sort field (the domain names a bad one, as upstream). */
 export const participantsQuery = obj({
-  filter: str, sort: { type: 'string', default: 'rank' }, limit: limit(50), offset,
+  filter: str,
+  sort: handlerChecked({
+    type: 'string', default: 'rank', enum: PARTICIPANT_SORT_FIELDS.flatMap((f) => [f, `-${f}`]), description: 'One field, `-` for descending',
+  }, { type: 'string', default: 'rank' }),
+  limit: limit(50), offset,
   includeInactive: { type: 'boolean', default: false },
 });
 
@@ -51,7 +70,11 @@ const tradingConstraints = obj({
 
 const initialBalances = {
   type: 'array', minItems: 1, 'x-reasons': { minItems: 'at least one initial balance is required' },
-  items: obj({ specificChain, tokenSymbol: { type: 'string', minLength: 1, maxLength: 20 }, amount: { type: 'number', exclusiveMinimum: 0 } },
+  items: obj({
+    specificChain,
+    tokenSymbol: { type: 'string', minLength: 1, maxLength: 20, description: "A symbol of the world's token catalogue on that chain (e.g. usdc, sol, eth)" },
+    amount: { type: 'number', exclusiveMinimum: 0 },
+  },
     ['specificChain', 'tokenSymbol', 'amount']),
 };
 
@@ -61,7 +84,7 @@ const competitionFields = {
   tradingType: { type: 'string', enum: ['disallowAll', 'disallowXParent', 'allow'] },
   sandboxMode: bool, externalUrl: str, imageUrl: str,
   type: { type: 'string', enum: ['trading', 'perpetual_futures', 'spot_live_trading', 'sports_prediction'] },
-  startDate: isoTime, endDate: isoTime, joinStartDate: isoTime, joinEndDate: isoTime, boostStartDate: isoTime, boostEndDate: isoTime,
+  startDate: isoTime, endDate: isoTime, joinStartDate: { ...isoTime, description: 'An instant (ISO 8601); not after joinEndDate' }, joinEndDate: isoTime, boostStartDate: isoTime, boostEndDate: isoTime,
   votingStartDate: isoTime, votingEndDate: isoTime,
   maxParticipants: { type: 'integer', minimum: 1 }, minimumStake: nonNeg, tradingConstraints,
   rewards: { type: 'object', propertyNames: { pattern: '^[1-9][0-9]*$' }, additionalProperties: { type: 'number', minimum: 0 } },
@@ -69,11 +92,11 @@ const competitionFields = {
   paperTradingInitialBalances: initialBalances, arenaId: nonEmpty,
   vips: strList, allowlist: strList, blocklist: strList, minRecallRank: { type: 'integer' }, allowlistOnly: bool,
   // Legacy (team era) field: only literal true enables cross-chain trading, any other value disables it.
-  allowCrossChainTrading: {}, slippageModel: { type: 'string', enum: ['legacy', 'current'] },
+  allowCrossChainTrading: { description: 'Team era: literal true allows cross-chain trading; any other JSON value disallows it' }, slippageModel: { type: 'string', enum: ['legacy', 'current'] },
   // Perps: each account's starting equity in USD (default 10000).
   perpsInitialEquityUsd: { type: 'number', exclusiveMinimum: 0 },
   // Checked by the domain where the API version has the field (0.1..0.9), else dropped unread.
-  boostTimeDecayRate: { description: 'Number from 0.1 to 0.9 (no effect in compsim, which has no boosts)' },
+  boostTimeDecayRate: handlerChecked({ type: 'number', minimum: 0.1, maximum: 0.9, description: 'No effect in compsim, which has no boosts' }),
   // Upstream's perps provider configuration (PerpsProviderSchema); stored, it funds nothing.
   perpsProvider: obj({
     provider: { type: 'string', enum: ['symphony', 'hyperliquid'] },
@@ -88,13 +111,25 @@ const competitionFields = {
 };
 
 export const createCompetitionBody = obj(competitionFields, ['name']);
-export const startCompetitionBody = obj({
+const startFields = obj({
   ...competitionFields, competitionId: uuid, agentIds: { type: 'array', items: uuid }, teamIds: { type: 'array', items: uuid },
 });
+/** Start: an existing competition (`competitionId`) or a new one (`name` and the other create fields); the domain names what is missing. */
+export const startCompetitionBody = handlerChecked({
+  ...startFields,
+  anyOf: [{ required: ['competitionId'] }, { required: ['name'] }],
+  // The team era's start: an empty teamIds needs agentIds.
+  if: { properties: { teamIds: { maxItems: 0 } }, required: ['teamIds'] },
+  then: { properties: { agentIds: { minItems: 1 } }, required: ['agentIds'] },
+}, startFields);
 export const endCompetitionBody = obj({ competitionId: uuid }, ['competitionId']);
-export const updateCompetitionBody = obj(competitionFields);
+/** Update: at least one field (the domain's `No valid fields provided for update`). */
+export const updateCompetitionBody = handlerChecked({
+  ...obj(competitionFields), anyOf: Object.keys(competitionFields).map((k) => ({ required: [k] })),
+}, obj(competitionFields));
 /** `teamId`: the team era's filter, for competitions marked legacy. */
 export const snapshotsQuery = obj({ agentId: uuid, teamId: str });
 
 /** Admin vote body: exactly one of userId / agentId (checked in the domain), and the agent voted for. */
-export const castVoteBody = obj({ userId: uuid, agentId: uuid, votedAgentId: uuid }, ['votedAgentId']);
+const voteFields = obj({ userId: uuid, agentId: uuid, votedAgentId: uuid }, ['votedAgentId']);
+export const castVoteBody = handlerChecked({ ...voteFields, oneOf: [{ required: ['userId'] }, { required: ['agentId'] }] }, voteFields);

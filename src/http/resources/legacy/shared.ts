@@ -5,7 +5,7 @@ import { executeLegacyTrade, quoteLegacyTrade } from '../../../domain/legacy/tra
 import type { CrossChainTradingType, Principal, SlippageModel } from '../../../domain/model.js';
 import { executeTrade, quoteTrade } from '../../../domain/trading/trade.js';
 import { HttpError } from '../../envelope.js';
-import type { HandlerRequest, HandlerResult, RouteDef } from '../../route.js';
+import { contractSchema, type HandlerRequest, type HandlerResult, type JSONSchema, type RouteDef } from '../../route.js';
 import { quoteQuery } from '../trading/request.js';
 import { apiCompetition, apiStartedCompetition } from '../competitions/serialize.js';
 import { apiLegacyCompetition, apiLegacyTrade } from './serialize.js';
@@ -27,10 +27,17 @@ export async function executeAnyGeneration({ world, principal, body }: HandlerRe
 // Compiled on the first quote, as route validators are (about 45 ms of every start-up otherwise).
 let currentQuote: PartValidator | undefined;
 
+/** The quote contract as agent keys are checked: all of it, but the amount's rule is the domain's (upstream's `Amount must be a positive number`). */
+function agentQuoteQuery(): JSONSchema {
+  const contract = contractSchema(quoteQuery);
+  const properties = contract.properties as Record<string, JSONSchema>;
+  return { ...contract, properties: { ...properties, amount: { type: 'string' } } };
+}
+
 /** `GET /api/trade/quote`: the legacy quote (no tradeAmountUsd, no symbols) for team keys, the current one otherwise. */
 export async function quoteAnyGeneration({ world, principal, query }: HandlerRequest): Promise<HandlerResult> {
   if (isTeam(principal)) return { body: await quoteLegacyTrade(world.deps, principal.agentId, query) };
-  currentQuote ??= compileValidators({ schemas: { query: quoteQuery } } as RouteDef).query!;
+  currentQuote ??= compileValidators({ schemas: { query: agentQuoteQuery() } } as RouteDef).query!;
   const msg = currentQuote(query);
   if (msg) throw new HttpError(400, msg);
   return { body: await quoteTrade(world.deps, principal, query) };

@@ -36,7 +36,7 @@ export const ADMIN_READ_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'admin.rewards.allocate', method: 'POST', path: '/api/admin/rewards/allocate', summary: 'Allocate the rewards of a competition',
-    schemas: { responses: allocateRewardsResponses, body: obj({ competitionId: uuid, startTimestamp: {} }, ['competitionId']) },
+    schemas: { responses: allocateRewardsResponses, body: obj({ competitionId: uuid, startTimestamp: { description: 'Accepted and ignored (any JSON value)' } }, ['competitionId']) },
     handler: async ({ world, body }) => {
       await allocateRewards(world.deps, body.competitionId);
       return { body: { success: true, message: 'Rewards allocated successfully', competitionId: body.competitionId } };

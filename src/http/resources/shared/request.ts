@@ -3,7 +3,8 @@ import { SPECIFIC_CHAINS } from '../../../ports/prices.js';
 import type { JSONSchema, RouteDef } from '../../route.js';
 
 export const uuid: JSONSchema = { type: 'string', format: 'uuid' };
-export const isoTime: JSONSchema = { type: 'string', format: 'iso-time' };
+/** `iso-time`: any instant `Date.parse` reads (ISO 8601, e.g. `2025-06-01T00:00:00Z`, is the portable form). */
+export const isoTime: JSONSchema = { type: 'string', format: 'iso-time', description: 'An instant: ISO 8601 (any text Date.parse reads)' };
 export const wallet: JSONSchema = { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' };
 export const nonEmpty: JSONSchema = { type: 'string', minLength: 1 };
 export const str: JSONSchema = { type: 'string' };

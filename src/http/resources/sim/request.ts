@@ -1,7 +1,7 @@
 // Schemas of the simulation control API (/api/sim/*): reset, clock, prices, tapes, faults, journal query, worlds, cheat codes.
 import { API_VERSIONS } from '../../../domain/versions.js';
 import { CONSTRAINT_METRICS, FAULT_KINDS } from '../../../ports/faults.js';
-import type { JSONSchema } from '../../route.js';
+import { handlerChecked, type JSONSchema } from '../../route.js';
 import { bool, isoTime, nonEmpty, obj, specificChain, str, uuidParams } from '../shared/request.js';
 
 /** Longest single move of the virtual clock (10 years): a bound on the scheduler work one call may ask for. */
@@ -53,13 +53,16 @@ export const tapeBody = obj({
 }, ['tapes']);
 
 /** `POST /api/sim/load`: documentation only; the world checks the document (400 `Invalid world document: ...`). */
-export const loadBody: JSONSchema = {
-  description: "A 'compsim-world' document as GET /api/sim/dump returns it (up to 200 MB)",
+export const loadBody: JSONSchema = handlerChecked({
+  type: 'object', description: "A 'compsim-world' document as GET /api/sim/dump returns it (up to 200 MB)",
   properties: {
-    format: { description: "'compsim-world'" }, version: { description: 'Format version' }, tables: { description: 'Rows per table' },
-    seqs: { description: 'Sequence counters' }, aux: { description: 'Clock, ids, price overrides, tapes, faults ...' },
+    format: { const: 'compsim-world' }, version: { type: 'integer', description: 'Format version' },
+    tables: { type: 'object', additionalProperties: true, description: 'Rows per table' },
+    seqs: { type: 'object', additionalProperties: true, description: 'Sequence counters' },
+    aux: { type: 'object', additionalProperties: true, description: 'Clock, ids, price overrides, tapes, faults ...' },
   },
-};
+  required: ['format', 'version', 'tables'],
+});
 
 /** `{id}` of a snapshot or fault. */
 export const idParams = obj({ id: nonEmpty }, ['id']);

@@ -2,7 +2,7 @@
 import { getPrice } from '../../../domain/trading/prices.js';
 import type { RouteDef } from '../../route.js';
 import { iso } from '../shared/time.js';
-import { obj, str } from '../shared/request.js';
+import { priceQuery } from './request.js';
 import { priceResponses } from './response.js';
 
 /** Price routes. */
@@ -11,7 +11,7 @@ export const PRICE_ROUTES: RouteDef[] = [
     id: 'price.get', method: 'GET', path: '/api/price', auth: 'key', generation: 'current', tag: 'price',
     summary: 'Price of a token',
     // competitionId is accepted (any era sent it) and ignored for now.
-    schemas: { responses: priceResponses, query: obj({ token: str, chain: str, specificChain: str, competitionId: str }) },
+    schemas: { responses: priceResponses, query: priceQuery },
     handler: async ({ world, query }) => {
       const a = getPrice(world.deps, query);
       return {

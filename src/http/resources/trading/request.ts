@@ -1,5 +1,5 @@
 // Request schemas of spot trading: execute, quote, price, own balances and trades, spot-live swaps and competition scripts.
-import type { JSONSchema } from '../../route.js';
+import { handlerChecked, type JSONSchema } from '../../route.js';
 import { nonEmpty, obj, specificChain, str, uuid } from '../shared/request.js';
 
 const amount: JSONSchema = { type: ['number', 'string'] };
@@ -17,33 +17,49 @@ export const scriptBody = obj({
 }, ['actions']);
 
 /**
- * `GET /api/trade/quote` query for both generations: every field optional and free text here; the
- * handler applies the current schema to agent keys and the legacy checks to team keys.
+ * A positive amount as a numeric string: what `parseFloat` reads as more than 0 (leading blanks, an
+ * optional `+`, then a decimal number that is not all zeros; anything may follow, as upstream).
  */
-export const anyQuoteQuery = obj({
-  competitionId: str, fromToken: str, toToken: str, amount: str, fromChain: str, toChain: str, fromSpecificChain: str, toSpecificChain: str,
-});
-
+export const POSITIVE_NUMERIC_STRING = '^\\s*\\+?0*([1-9]|\\.0*[1-9])';
 
 /**
- * Execute body: token, amount, reason and competitionId stay untyped so the domain gives upstream's
- * messages in upstream's order; specific chains are free strings as upstream passes them through.
+ * Execute body. Tokens, amount, reason and competitionId are checked by the domain (upstream's
+ * messages in upstream's order), the chains here; specific chains are free strings as upstream
+ * passes them through.
  */
 export const executeBody = obj({
-  // Documented, checked by the domain (upstream's messages and order).
-  fromToken: { description: 'Address of the token to sell (required)' },
-  toToken: { description: 'Address of the token to buy (required)' },
-  amount: { description: 'Amount of fromToken, a number or a numeric string (required)' },
-  reason: { description: 'Why the agent trades (required)' },
-  competitionId: { description: 'Competition uuid (optional: the one active competition the agent is in)' },
-  fromChain: parentChain, toChain: parentChain, fromSpecificChain: str, toSpecificChain: str, slippageTolerance: {},
-});
+  fromToken: handlerChecked({ ...nonEmpty, description: 'Address of the token to sell' }),
+  toToken: handlerChecked({ ...nonEmpty, description: 'Address of the token to buy' }),
+  amount: handlerChecked({
+    description: 'Amount of fromToken: a positive number, or a string starting with one (read as parseFloat does)',
+    anyOf: [{ type: 'number', exclusiveMinimum: 0 }, { type: 'string', pattern: POSITIVE_NUMERIC_STRING }],
+  }),
+  reason: handlerChecked({ ...nonEmpty, description: 'Why the agent trades' }),
+  competitionId: handlerChecked({ ...uuid, description: 'Competition id (default: the one active competition the agent is in)' }),
+  fromChain: parentChain, toChain: parentChain, fromSpecificChain: str, toSpecificChain: str,
+  slippageTolerance: { description: 'Accepted and ignored (any JSON value)' },
+}, ['fromToken', 'toToken', 'amount', 'reason']);
 
-/** Quote query: upstream validates it whole, so bad values are named here. */
-export const quoteQuery = obj({
-  competitionId: uuid, fromToken: { type: 'string', minLength: 1 }, toToken: { type: 'string', minLength: 1 }, amount: str,
+/**
+ * Quote query, validated whole by the handler for agent keys (upstream's messages); a team key gets
+ * the legacy checks instead, so request validation only reads each field as text.
+ */
+export const quoteQuery = obj(Object.fromEntries(Object.entries({
+  competitionId: uuid, fromToken: nonEmpty, toToken: nonEmpty,
+  amount: { type: 'string', pattern: POSITIVE_NUMERIC_STRING, description: 'Amount of fromToken: text starting with a positive number (read as parseFloat does)' },
   fromChain: parentChain, toChain: parentChain, fromSpecificChain: specificChain, toSpecificChain: specificChain,
-}, ['fromToken', 'toToken', 'amount']);
+} as Record<string, JSONSchema>).map(([k, v]) => [k, handlerChecked(v, str)])), ['fromToken', 'toToken', 'amount']);
+
+/**
+ * `GET /api/price`: the token is required (the domain's `Token address is required`); `chain` and
+ * `specificChain` are hints (unknown values are ignored: the chain is then detected from the address).
+ */
+export const priceQuery = obj({
+  token: handlerChecked({ ...nonEmpty, description: 'Token address' }, str),
+  chain: { type: 'string', description: '`evm` or `svm`; any other value: detected from the address' },
+  specificChain: { type: 'string', description: 'A specific chain (`eth`, `base`, `svm`, ...); any other value is ignored' },
+  competitionId: { type: 'string', description: 'Accepted and ignored' },
+}, ['token']);
 
 /** `?competitionId=` of the agent's balances and trades (optional: absent means the active one). */
 export const competitionQuery = obj({ competitionId: uuid });

@@ -1,7 +1,6 @@
 // Paper trading: execute and quote (shared paths: the caller's key picks the generation).
 import type { RouteDef } from '../../route.js';
-import { anyQuoteQuery } from './request.js';
-import { executeBody } from './request.js';
+import { executeBody, quoteQuery } from './request.js';
 import { executeAnyGeneration, quoteAnyGeneration } from '../legacy/shared.js';
 import { executeResponses, quoteResponses } from './response.js';
 
@@ -15,7 +14,7 @@ export const TRADE_ROUTES: RouteDef[] = [
   {
     id: 'trade.quote', method: 'GET', path: '/api/trade/quote', auth: 'key', generation: 'shared', tag: 'trade',
     // The current query schema is applied in the handler to agent keys; team keys get the legacy checks.
-    summary: 'Quote a paper trade (no success field, as upstream; a team key gets the legacy quote)', schemas: { responses: quoteResponses, query: anyQuoteQuery },
+    summary: 'Quote a paper trade (no success field, as upstream; a team key gets the legacy quote)', schemas: { responses: quoteResponses, query: quoteQuery },
     handler: quoteAnyGeneration,
   },
 ];
