@@ -54,36 +54,16 @@ const TABLE_2026_08: TokenTable = {
  * polygon and optimism (USDC.e; optimism's written all lower-case), no polygon `matic`.
  */
 const TABLE_2025_10: TokenTable = {
-  eth: {
-    eth: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2',
-    usdc: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
-    usdt: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
-  },
+  eth: TABLE_2026_08.eth,
   polygon: {
     eth: '0x7ceB23fD6bC0adD59E62ac25578270cFf1b9f619',
     usdc: '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174',
     usdt: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
   },
-  base: {
-    eth: '0x4200000000000000000000000000000000000006',
-    usdc: '0xd9aAEc86B65D86f6A7B5B1b0c42FFA531710b6CA',
-    usdt: '0x50c5725949A6F0c72E6C4a641F24049A917DB0Cb',
-  },
-  svm: {
-    sol: 'So11111111111111111111111111111111111111112',
-    usdc: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
-    usdt: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB',
-  },
-  arbitrum: {
-    eth: '0x82af49447d8a07e3bd95bd0d56f35241523fbab1',
-    usdc: '0xaf88d065e77c8cc2239327c5edb3a432268e5831',
-    usdt: '0xfd086bc7cd5c481dcc9c85ebe478a1c0b69fcbb9',
-  },
-  optimism: {
-    eth: '0x4200000000000000000000000000000000000006',
-    usdc: '0x7f5c764cbc14f9669b88837ca1490cca17c31607',
-    usdt: '0x94b008aa00579c1307b0ef2c499ad98a8ce58e58',
-  },
+  base: { ...TABLE_2026_08.base, usdc: '0xd9aAEc86B65D86f6A7B5B1b0c42FFA531710b6CA' },
+  svm: TABLE_2026_08.svm,
+  arbitrum: TABLE_2026_08.arbitrum,
+  optimism: { ...TABLE_2026_08.optimism, usdc: '0x7f5c764cbc14f9669b88837ca1490cca17c31607' },
 };
 
 /** Each era's table (the version rules name which one a world or a team key uses). */
