@@ -203,7 +203,7 @@ describe('compsim usage errors (exit 2, the message and the usage text on stderr
     [RECORD_USAGE, ['record', '--out'], 'compsim record', '--out needs a value'],
     [RECORD_USAGE, ['record', 'f'], 'compsim record', "unknown option 'f'"],
     [REPLAY_USAGE, ['replay', '--trades', 'x'], 'compsim replay', '--trades and --prices (or --fork) are required'],
-    [REPLAY_USAGE, ['replay', '--fork', 'no-such-dir'], 'compsim replay', "--fork: cannot read no-such-dir/fork.json: ENOENT: no such file or directory, open 'no-such-dir/fork.json'"],
+    [REPLAY_USAGE, ['replay', '--fork', 'no-such-dir'], 'compsim replay', "--fork: no-such-dir/fork.json: cannot read it: ENOENT: no such file or directory, open 'no-such-dir/fork.json'"],
     [FORK_USAGE, ['fork', '--from', 'http://h', '--competition', 'c'], 'compsim fork', '--from, --competition and --out are required'],
     [FORK_USAGE, ['fork', '--from', 'h', '--competition', 'c', '--out', 'd'], 'compsim fork', "--from must be a URL such as http://127.0.0.1:3000, got 'h'"],
     [FORK_USAGE, ['fork', '--from', 'http://h', '--competition', 'a/b', '--out', 'd'], 'compsim fork', "--competition must be a competition id, got 'a/b'"],

@@ -84,7 +84,13 @@ const REPLAY_OPTIONS = {
 /** Parses the arguments after `replay`. */
 export function parseReplayArgs(argv: readonly string[]): ReplayArgs {
   const { values: v } = parseFlags(argv, REPLAY_OPTIONS);
-  const fork = opt(v.fork, readForkManifest);
+  const fork = opt(v.fork, (dir) => {
+    try {
+      return readForkManifest(dir);
+    } catch (err) {
+      throw err instanceof UsageError ? new UsageError(`--fork: ${err.message}`) : err;
+    }
+  });
   const args = defined({
     ...fork,
     ...defined({ trades: v.trades, prices: v.prices, balances: v.balances }),
@@ -99,23 +105,41 @@ export function parseReplayArgs(argv: readonly string[]): ReplayArgs {
   return { ...args, trades: args.trades, prices: args.prices };
 }
 
-/** What a fork directory's manifest (`fork.json`) gives a replay. */
-function readForkManifest(dir: string): Pick<ReplayArgs, 'trades' | 'prices' | 'balances' | 'intervalMs' | 'start' | 'end' | 'agents'> {
-  let m: { files?: Record<string, string>; replay?: { start?: string; end?: string; intervalMs?: number; agents?: string[] } };
+/** What a fork directory's manifest (`fork.json`) gives a replay: file paths (joined to the directory), times in ms, agents. */
+export interface ForkManifest {
+  trades: string;
+  prices: string;
+  balances?: string;
+  intervalMs: number;
+  start: number;
+  end: number;
+  agents?: string[];
+}
+
+/** Reads `dir/fork.json` (`replay --fork` and `sweep` of a fork directory); a bad manifest throws a UsageError naming the file. */
+export function readForkManifest(dir: string): ForkManifest {
+  const path = join(dir, 'fork.json');
+  const bad = (why: string) => new UsageError(`${path}: ${why}`);
+  let m: { files?: Record<string, unknown>; replay?: Record<string, unknown> };
   try {
-    m = JSON.parse(readFileSync(join(dir, 'fork.json'), 'utf8')) as typeof m;
+    m = JSON.parse(readFileSync(path, 'utf8')) as typeof m;
   } catch (err) {
-    throw new UsageError(`--fork: cannot read ${join(dir, 'fork.json')}: ${(err as Error).message}`);
+    throw bad(`cannot read it: ${(err as Error).message}`);
   }
-  const files = m.files ?? {};
-  const r = m.replay ?? {};
+  const files = m?.files ?? {};
+  const r = m?.replay ?? {};
   if (typeof files.trades !== 'string' || typeof files.prices !== 'string' || typeof r.start !== 'string' || typeof r.end !== 'string' || typeof r.intervalMs !== 'number') {
-    throw new UsageError(`--fork: ${join(dir, 'fork.json')} is not a fork manifest (files.trades, files.prices, replay.start, replay.end, replay.intervalMs)`);
+    throw bad('not a fork manifest (files.trades, files.prices, replay.start, replay.end, replay.intervalMs)');
   }
+  const at = (what: string, v: string) => {
+    const ms = Date.parse(v);
+    if (!Number.isFinite(ms)) throw bad(`${what} is not an ISO time: '${v}'`);
+    return ms;
+  };
   const balances = typeof files.balances === 'string' && existsSync(join(dir, files.balances)) ? join(dir, files.balances) : undefined;
   return defined({
     trades: join(dir, files.trades), prices: join(dir, files.prices), balances, intervalMs: r.intervalMs,
-    start: time('fork.json replay.start', r.start), end: time('fork.json replay.end', r.end), agents: Array.isArray(r.agents) ? r.agents.map(String) : undefined,
+    start: at('replay.start', r.start), end: at('replay.end', r.end), agents: Array.isArray(r.agents) ? r.agents.map(String) : undefined,
   });
 }
 

@@ -10,6 +10,7 @@ import {
 } from '../sim/scenario/sweep.js';
 import type { Scenario } from '../sim/scenario/types.js';
 import { failure, parseFlags, str, UsageError } from './args.js';
+import { readForkManifest } from './replay.js';
 import { defaultWorkers, runPool, TaskError } from './pool.js';
 import type { OutputStream } from './run-output.js';
 import { pickShard, shardValue, workersValue, type Shard } from './shard.js';
@@ -95,37 +96,21 @@ export function loadSweepSource(path: string): Scenario {
  */
 export function forkScenario(dir: string): Scenario {
   const path = join(dir, 'fork.json');
+  const m = readForkManifest(dir);
   const bad = (why: string) => new UsageError(`${path}: ${why}`);
-  let m: { files?: Record<string, unknown>; replay?: Record<string, unknown> };
-  try {
-    m = JSON.parse(readFileSync(path, 'utf8')) as typeof m;
-  } catch (err) {
-    throw bad(`cannot read it: ${(err as Error).message}`);
-  }
-  const files = m?.files ?? {};
-  const r = m?.replay ?? {};
-  if (typeof files.trades !== 'string' || typeof files.prices !== 'string' || typeof r.start !== 'string' || typeof r.end !== 'string' || typeof r.intervalMs !== 'number') {
-    throw bad('not a fork manifest (files.trades, files.prices, replay.start, replay.end, replay.intervalMs)');
-  }
   const text = (f: string) => {
     try {
-      return readFileSync(join(dir, f), 'utf8');
+      return readFileSync(f, 'utf8');
     } catch (err) {
-      throw bad(`cannot read ${join(dir, f)}: ${(err as Error).message}`);
+      throw bad(`cannot read ${f}: ${(err as Error).message}`);
     }
   };
-  const time = (what: string, v: string) => {
-    const ms = Date.parse(v);
-    if (!Number.isFinite(ms)) throw bad(`${what} is not an ISO time: '${v}'`);
-    return ms;
-  };
   try {
-    const balancesFile = typeof files.balances === 'string' && existsSync(join(dir, files.balances)) ? files.balances : undefined;
-    const balances = balancesFile !== undefined ? (JSON.parse(text(balancesFile)) as ReplayBalance[]) : undefined;
-    if (balances !== undefined && !Array.isArray(balances)) throw bad(`${balancesFile} is not a list of starting balances`);
-    const plan = replayPlan(parseTrades(text(files.trades), join(dir, files.trades)), parseTapes(text(files.prices), join(dir, files.prices)), {
-      seed: 1, slippage: 'none', intervalMs: r.intervalMs, rules: 'lenient', startTime: time('replay.start', r.start), endTime: time('replay.end', r.end),
-      ...(balances ? { balances } : {}), ...(Array.isArray(r.agents) ? { agents: r.agents.map(String) } : {}),
+    const balances = m.balances !== undefined ? (JSON.parse(text(m.balances)) as ReplayBalance[]) : undefined;
+    if (balances !== undefined && !Array.isArray(balances)) throw bad(`${m.balances} is not a list of starting balances`);
+    const plan = replayPlan(parseTrades(text(m.trades), m.trades), parseTapes(text(m.prices), m.prices), {
+      seed: 1, slippage: 'none', intervalMs: m.intervalMs, rules: 'lenient', startTime: m.start, endTime: m.end,
+      ...(balances ? { balances } : {}), ...(m.agents ? { agents: m.agents } : {}),
     });
     return { file: path, name: basename(resolve(dir)), doc: validateScenario(plan.doc, path) };
   } catch (err) {
