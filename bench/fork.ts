@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { forkMain } from '../src/cli/fork.js';
 import { systemIo } from '../src/cli/fork-fetch.js';
-import { createServer } from '../src/server.js';
+import { createServer } from '../src/http/adapters/server.js';
 import { buildArena, runTrades } from './lib/arena.js';
 import { benchMain } from './lib/proc.js';
 import { ms, num, type BenchRow } from './lib/report.js';

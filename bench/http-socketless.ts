@@ -1,8 +1,8 @@
 // Benchmark 1b: the served request path without sockets, compsim's Koa app against the Koa echo with the same stack, on in-memory sockets in one process.
 import { IncomingMessage, ServerResponse, type RequestListener } from 'node:http';
 import { Duplex } from 'node:stream';
-import { createServer } from '../src/server.js';
-import { createLogger } from '../src/logging.js';
+import { createServer } from '../src/http/adapters/server.js';
+import { createLogger } from '../src/http/adapters/logging.js';
 import { buildArena, SOL, USDC } from './lib/arena.js';
 import { echoApp } from './lib/koa-echo-app.js';
 import { benchMain } from './lib/proc.js';

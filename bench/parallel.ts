@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { findScenarioFiles } from '../src/sim/scenario/files.js';
+import { findScenarioFiles } from '../src/harness/files.js';
 import { benchMain, nodeArgs, ROOT } from './lib/proc.js';
 import { median, num, type BenchRow } from './lib/report.js';
 

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { dispatch, findRoute, routeTable } from '../src/http/dispatch.js';
 import { ROUTES } from '../src/http/resources/index.js';
-import { StatePersistence } from '../src/persistence.js';
-import { createWorld, type World } from '../src/world.js';
+import { StatePersistence } from '../src/world/persistence.js';
+import { createWorld, type World } from '../src/world/world.js';
 
 const ADMIN = '0123456789abcdef_fedcba9876543210';
 const SOL = 'So11111111111111111111111111111111111111112';

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { endCompetition, startCompetition } from '../src/domain/competitions/lifecycle.js';
 import { dispatch, findRoute, routeTable } from '../src/http/dispatch.js';
 import { ROUTES } from '../src/http/resources/index.js';
-import { createServer } from '../src/server.js';
+import { createServer } from '../src/http/adapters/server.js';
 import { buildArena, runTrades, type Arena } from './lib/arena.js';
 import { benchMain } from './lib/proc.js';
 import { ms, num, quantile, type BenchRow } from './lib/report.js';

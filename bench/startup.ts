@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createWorld } from '../src/world.js';
+import { createWorld } from '../src/world/world.js';
 import { benchMain, nodeArgs, spawnServe, stopChild } from './lib/proc.js';
 import { median, ms, type BenchRow } from './lib/report.js';
 

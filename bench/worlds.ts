@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { createServer } from '../src/server.js';
-import { WorldHost } from '../src/world-host.js';
-import { createWorld } from '../src/world.js';
+import { createServer } from '../src/http/adapters/server.js';
+import { WorldHost } from '../src/world/world-host.js';
+import { createWorld } from '../src/world/world.js';
 import { benchMain } from './lib/proc.js';
 import { median, ms, num, type BenchRow } from './lib/report.js';
 

@@ -1,4 +1,4 @@
-// Generates src/sim/scenario/validators.generated.ts, the scenario schema's Ajv validators as code (`npm run gen:validators`; a test checks it is current).
+// Generates src/harness/validators.generated.ts, the scenario schema's Ajv validators as code (`npm run gen:validators`; a test checks it is current).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,7 +14,7 @@ const ROOT = join(import.meta.dirname, '..');
 /** The schema the validators check. */
 export const SCHEMA_FILE = join(ROOT, 'scenario.schema.json');
 /** The module this script writes. */
-export const GENERATED_FILE = join(ROOT, 'src', 'sim', 'scenario', 'validators.generated.ts');
+export const GENERATED_FILE = join(ROOT, 'src', 'harness', 'validators.generated.ts');
 
 /** The validators' names: `top`, and `<verb>Step` for each step definition. */
 type ValidatorRefs = Record<string, string>;

@@ -31,8 +31,8 @@ function imports(text: string): { spec: string; line: number }[] {
 /** Layer of a src-relative module path. */
 function layer(p: string): string {
   const rel = p.replace(/^src\//, '');
-  if (rel.startsWith('sim/scheduler')) return 'scheduler';
-  if (rel.startsWith('sim/scenario/')) return 'scenario';
+  if (rel.startsWith('world/scheduler')) return 'scheduler';
+  if (rel.startsWith('http/adapters/')) return 'transport';
   return rel.includes('/') ? rel.split('/')[0]! : rel.replace(/\.ts$/, '');
 }
 
@@ -50,9 +50,15 @@ const RULES: Record<string, (target: string) => boolean> = {
   ports: (t) => t.startsWith('src/ports/'),
   adapters: (t) => t.startsWith('src/adapters/') || t.startsWith('src/ports/') || t === 'src/domain/model.ts' || t === 'src/domain/tables.ts',
   http: (t) => t.startsWith('src/http/') || t.startsWith('src/domain/') || t.startsWith('src/ports/'),
+  // The transport adapters (Koa, msw, the web pages, the request log) translate to and from the http layer.
+  transport: (t) => t.startsWith('src/http/') || t.startsWith('src/domain/') || t.startsWith('src/ports/'),
   scheduler: (t) => t.startsWith('src/domain/') || t.startsWith('src/ports/'),
-  // The scenario runner is black-box: it speaks HTTP through a Target and imports nothing of the server.
-  scenario: (t) => t.startsWith('src/sim/scenario/'),
+  // The scenario harness is black-box: it speaks HTTP through a Target and imports nothing of the server.
+  harness: (t) => t.startsWith('src/harness/'),
+  // Research tools run worlds through the library API and scenarios through the harness.
+  research: (t) => !t.startsWith('src/cli/') && !t.startsWith('src/http/'),
+  // A world wires everything but the command line and the research tools built on it.
+  world: (t) => !t.startsWith('src/cli/') && !t.startsWith('src/research/'),
   // The typed client works against any server of the API: nothing of compsim but its generated types.
   client: (t) => t.startsWith('src/client/'),
 };
@@ -64,8 +70,9 @@ const PACKAGES: Record<string, RegExp> = {
   ports: /^$/,
   adapters: /^node:/,
   http: /^(@koa\/router|ajv|ajv-formats|ajv\/dist\/2020\.js|msw)$/,
+  transport: /^(@koa\/router|@koa\/cors|koa|koa-bodyparser|ajv|msw|pino|node:.+)$/,
   scheduler: /^$/,
-  scenario: /^(ajv|node:.+)$/,
+  harness: /^(ajv|node:.+)$/,
   client: /^openapi-fetch$/,
 };
 
@@ -122,9 +129,17 @@ describe('architecture', () => {
     expect([...specs].sort()).to.deep.equal(['openapi-fetch', 'src/client/openapi-types.ts']);
   });
 
-  it('keeps the top-level files out of the CLI (only the library entry re-exports from it)', () => {
+  it('keeps every source file in a layer folder (only the library entry is loose)', () => {
+    const LAYERS = ['adapters', 'cli', 'client', 'domain', 'harness', 'http', 'ports', 'research', 'world'];
+    const loose = ALL.filter((f) => /^src\/[^/]+\.ts$/.test(f.path)).map((f) => f.path);
+    expect(loose).to.deep.equal(['src/index.ts']);
+    const folders = [...new Set(ALL.map((f) => f.path.split('/')[1]!).filter((n) => !n.endsWith('.ts')))].sort();
+    expect(folders).to.deep.equal(LAYERS);
+  });
+
+  it('keeps the CLI a leaf: only it imports from src/cli', () => {
     const violations: string[] = [];
-    for (const f of ALL.filter((x) => /^src\/[^/]+\.ts$/.test(x.path) && x.path !== 'src/index.ts')) {
+    for (const f of ALL.filter((x) => layer(x.path) !== 'cli')) {
       for (const { spec, line } of imports(f.text)) {
         if (spec.startsWith('.') && resolve(f.path, spec).startsWith('src/cli/')) violations.push(`${f.path}:${line} imports ${spec}`);
       }
@@ -146,7 +161,7 @@ describe('architecture', () => {
     expect(violations, violations.join('\n')).to.deep.equal([]);
   });
 
-  it('keeps wall clock, randomness and timers out of the scenario runner', () => {
+  it('keeps wall clock, randomness and timers out of the scenario harness', () => {
     const violations: string[] = [];
     for (const f of ALL.filter((x) => layer(x.path) === 'scenario')) {
       code(f.text).forEach((l, i) => {

@@ -1,10 +1,10 @@
 // Determinism: the same seed and command sequence give byte-identical response logs on fresh worlds and over HTTP; a snapshot/restore in the middle changes nothing later.
 import { expect } from 'chai';
-import { inProcessTarget } from '../src/cli/in-process-target.js';
-import { runScenario, type ScenarioResult } from '../src/sim/scenario/runner.js';
-import { parseScenario } from '../src/sim/scenario/schema.js';
-import { httpTarget } from '../src/sim/scenario/targets.js';
-import type { ScenarioDoc, Step } from '../src/sim/scenario/types.js';
+import { inProcessTarget } from '../src/world/in-process-target.js';
+import { runScenario, type ScenarioResult } from '../src/harness/runner.js';
+import { parseScenario } from '../src/harness/schema.js';
+import { httpTarget } from '../src/harness/targets.js';
+import type { ScenarioDoc, Step } from '../src/harness/types.js';
 import { ADMIN_KEY, startTestServer } from './helpers/server.js';
 import { figures } from './property/budget.js';
 import { TOKENS } from './property/model.js';

@@ -3,8 +3,8 @@ import { executeTrade } from '../../src/domain/trading/trade.js';
 import { startCompetition } from '../../src/domain/competitions/lifecycle.js';
 import { registerUser } from '../../src/domain/agents/users.js';
 import type { Principal } from '../../src/domain/model.js';
-import { createWorld, type World } from '../../src/world.js';
-import type { WorldOptions } from '../../src/config.js';
+import { createWorld, type World } from '../../src/world/world.js';
+import type { WorldOptions } from '../../src/world/config.js';
 import type { CompetitionInput } from '../../src/domain/competitions/create.js';
 
 /** Admin key of benchmark worlds. */

@@ -3,7 +3,7 @@ import cors from '@koa/cors';
 import Router from '@koa/router';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
-import { createLogger } from '../../src/logging.js';
+import { createLogger } from '../../src/http/adapters/logging.js';
 
 /**
  * A Koa app built like compsim's (a request log at `logLevel`, `@koa/cors`, the body read by

@@ -2,7 +2,7 @@
 // Run: npx tsx scenarios/generators/week-random-walk.ts  (the generated JSON is committed; test/scenarios.test.ts checks it is current)
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ScenarioDoc, Step } from '../../src/sim/scenario/types.js';
+import type { ScenarioDoc, Step } from '../../src/harness/types.js';
 
 /** Where the generated scenario lives. */
 export const OUTPUT = fileURLToPath(new URL('../simulation/week-random-walk.scenario.json', import.meta.url));

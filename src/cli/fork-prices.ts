@@ -1,5 +1,5 @@
 // `compsim fork`'s price tape: exact prices from each recorded trade, and at every snapshot instant the prices that make each agent's rebuilt holdings worth its recorded portfolio value.
-import type { Tapes } from '../sim/scenario/replay.js';
+import type { Tapes } from '../research/replay.js';
 
 /** One recorded trade as the source lists it (times in epoch ms). */
 export interface SourceTrade {

@@ -1,5 +1,5 @@
 // JUnit XML of a `compsim run`: one testsuite, one testcase per scenario file, failures with the step, the request and the diff.
-import type { ScenarioResult } from '../sim/scenario/runner.js';
+import type { ScenarioResult } from '../harness/runner.js';
 import { formatFailure } from './run-output.js';
 
 /** One file's result and wall time. */

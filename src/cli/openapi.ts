@@ -1,7 +1,7 @@
 // `compsim openapi`: prints the OpenAPI 3.1 document built from the route table (the one served at /api/openapi.json).
 import { buildOpenApi } from '../http/openapi.js';
 import { ROUTES } from '../http/resources/index.js';
-import { packageVersion } from '../world.js';
+import { packageVersion } from '../world/world.js';
 import { API_VERSIONS } from '../domain/versions.js';
 import { bool, choice, failure, parseFlags, str } from './args.js';
 

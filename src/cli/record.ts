@@ -4,10 +4,10 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SkeletonBuilder } from '../sim/scenario/record.js';
-import { SCHEMA_URL } from '../sim/scenario/schema.js';
-import { parseBody } from '../sim/scenario/targets.js';
-import type { Json } from '../sim/scenario/types.js';
+import { SkeletonBuilder } from '../harness/record.js';
+import { SCHEMA_URL } from '../harness/schema.js';
+import { parseBody } from '../harness/targets.js';
+import type { Json } from '../harness/types.js';
 import { defined, failure, opt, parseFlags, portValue, seedValue, str, urlValue, UsageError } from './args.js';
 import type { OutputStream } from './run-output.js';
 

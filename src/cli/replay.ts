@@ -1,18 +1,18 @@
 // `compsim replay`: rebuilds a competition from recorded trades and a price tape on the virtual clock; leaderboards, balance histories, counterfactuals.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { renderHtml } from '../sim/scenario/report-html.js';
-import { collectReport, renderMarkdown, runResult, type ScenarioReport } from '../sim/scenario/report.js';
+import { renderHtml } from '../harness/report-html.js';
+import { collectReport, renderMarkdown, runResult, type ScenarioReport } from '../harness/report.js';
 import {
   analyzeReplay, parseTapes, parseTrades, replayPlan, ReplayInputError, ReplayRecorder, toCsv,
   type ReplayBalance, type ReplayOptions, type ReplayOutcome, type ReplayPlan, type SnapshotRow, type Tapes,
-} from '../sim/scenario/replay.js';
-import { runScenario, type ScenarioResult } from '../sim/scenario/runner.js';
-import { validateScenario } from '../sim/scenario/schema.js';
-import { parseDuration } from '../sim/scenario/steps.js';
-import { httpTarget, type Target } from '../sim/scenario/targets.js';
+} from '../research/replay.js';
+import { runScenario, type ScenarioResult } from '../harness/runner.js';
+import { validateScenario } from '../harness/schema.js';
+import { parseDuration } from '../harness/steps.js';
+import { httpTarget, type Target } from '../harness/targets.js';
 import { bool, choice, defined, opt, parseFlags, seedValue, str, urlValue, UsageError } from './args.js';
-import { inProcessTarget } from './in-process-target.js';
+import { inProcessTarget } from '../world/in-process-target.js';
 import type { OutputStream } from './run-output.js';
 
 /** Help text of `compsim replay`. */

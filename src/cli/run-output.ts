@@ -1,5 +1,5 @@
 // Human output of `compsim run`: a progress bar on a terminal (plain lines otherwise) and readable failure reports.
-import type { RunEvent, ScenarioResult, StepFailure } from '../sim/scenario/runner.js';
+import type { RunEvent, ScenarioResult, StepFailure } from '../harness/runner.js';
 
 /** Where and how to print. */
 export interface OutputStream {

@@ -1,12 +1,12 @@
 // One scenario file of `compsim run` as a pool task: load, run against a fresh target, collect the report; the output crosses threads.
 import { performance } from 'node:perf_hooks';
-import { collectReport, type ScenarioReport } from '../sim/scenario/report.js';
-import { runScenario, type RunEvent, type ScenarioResult } from '../sim/scenario/runner.js';
-import { loadScenario, ScenarioError } from '../sim/scenario/schema.js';
-import { httpTarget, type Target } from '../sim/scenario/targets.js';
-import { worldTarget, type ScenarioWorld } from '../sim/scenario/world-target.js';
+import { collectReport, type ScenarioReport } from '../harness/report.js';
+import { runScenario, type RunEvent, type ScenarioResult } from '../harness/runner.js';
+import { loadScenario, ScenarioError } from '../harness/schema.js';
+import { httpTarget, type Target } from '../harness/targets.js';
+import { worldTarget, type ScenarioWorld } from '../harness/world-target.js';
 import type { TaskContext } from './pool.js';
-import { inProcessTarget } from './in-process-target.js';
+import { inProcessTarget } from '../world/in-process-target.js';
 
 /** Where a run's requests go, as data (each worker builds its own target from it). */
 export type TargetSpec =

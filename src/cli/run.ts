@@ -1,12 +1,12 @@
 // `compsim run`: runs scenario files (a stable shard of them, on worker threads) against a target, prints progress and failures, writes reports and JUnit XML; exit 0/1/2.
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { findScenarioFiles, MissingPathError } from '../sim/scenario/files.js';
-import { renderHtml } from '../sim/scenario/report-html.js';
-import { renderMarkdown, runResult, type ScenarioReport } from '../sim/scenario/report.js';
-import type { RunEvent } from '../sim/scenario/runner.js';
-import type { Target } from '../sim/scenario/targets.js';
-import type { ScenarioWorld } from '../sim/scenario/world-target.js';
+import { findScenarioFiles, MissingPathError } from '../harness/files.js';
+import { renderHtml } from '../harness/report-html.js';
+import { renderMarkdown, runResult, type ScenarioReport } from '../harness/report.js';
+import type { RunEvent } from '../harness/runner.js';
+import type { Target } from '../harness/targets.js';
+import type { ScenarioWorld } from '../harness/world-target.js';
 import { bool, defined, failure, opt, parseFlags, str, urlValue, UsageError } from './args.js';
 import { renderJunit } from './junit.js';
 import { defaultWorkers, runPool, TaskError } from './pool.js';

@@ -1,6 +1,6 @@
 // `compsim sign-wallet` (nonce, signed message, verify against a running server) and `compsim sign-inference` (a provider-style signature).
 import { bool, failure, parseFlags, str, UsageError } from './args.js';
-import { signInference, signWalletVerification } from '../signing.js';
+import { signInference, signWalletVerification } from '../world/signing.js';
 
 export const SIGN_USAGE = `Usage: compsim sign-wallet --key <hex> --api-key <key> [--url <base url>] [--domain <text>] [--dry-run]
        compsim sign-inference --key <hex> --model <name> --prompt <text> --output <text> [--chain-id 1] [--json]

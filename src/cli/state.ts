@@ -5,7 +5,7 @@ import { StateCorruptError, StateVersionError, FORMAT_VERSION } from '../adapter
 import { dumpOf, readState } from '../adapters/file/recovery.js';
 import { listStateFiles, lockHolder, StateLockedError } from '../adapters/file/state-files.js';
 import { TABLES } from '../domain/tables.js';
-import { StatePersistence, type WorldMeta } from '../persistence.js';
+import { StatePersistence, type WorldMeta } from '../world/persistence.js';
 import { bool, failure, parseFlags, str, UsageError } from './args.js';
 
 /** Usage of `compsim state`. */

@@ -1,8 +1,8 @@
 // One run of `compsim sweep` as a pool task: the scenario with a seed and varied world settings, in a fresh in-process world, read back as final standings.
-import { runScenario } from '../sim/scenario/runner.js';
-import { readStandings, variantDoc, type Standing, type SweepRun, type Vary } from '../sim/scenario/sweep.js';
-import type { Json, ScenarioDoc } from '../sim/scenario/types.js';
-import { inProcessTarget } from './in-process-target.js';
+import { runScenario } from '../harness/runner.js';
+import { readStandings, variantDoc, type Standing, type SweepRun, type Vary } from '../research/sweep.js';
+import type { Json, ScenarioDoc } from '../harness/types.js';
+import { inProcessTarget } from '../world/in-process-target.js';
 import type { TaskContext } from './pool.js';
 
 /** What every run of one sweep shares. */

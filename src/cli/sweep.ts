@@ -1,14 +1,14 @@
 // `compsim sweep`: one scenario over many seeds and varied world settings on worker threads (or a shard of the runs), and `sweep merge` of shard outputs.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { parseTapes, parseTrades, ReplayInputError, replayPlan, type ReplayBalance } from '../sim/scenario/replay.js';
-import { loadScenario, ScenarioError, validateScenario } from '../sim/scenario/schema.js';
-import { renderSweepHtml } from '../sim/scenario/sweep-report.js';
+import { parseTapes, parseTrades, ReplayInputError, replayPlan, type ReplayBalance } from '../research/replay.js';
+import { loadScenario, ScenarioError, validateScenario } from '../harness/schema.js';
+import { renderSweepHtml } from '../research/sweep-report.js';
 import {
   checkVary, docHash, parseSeeds, parseVary, ranksCsv, runsCsv, summarise, summaryCsv, SweepInputError, tauCsv, variants,
   type SweepData, type SweepRun, type Vary,
-} from '../sim/scenario/sweep.js';
-import type { Scenario } from '../sim/scenario/types.js';
+} from '../research/sweep.js';
+import type { Scenario } from '../harness/types.js';
 import { failure, parseFlags, str, UsageError } from './args.js';
 import { readForkManifest } from './replay.js';
 import { defaultWorkers, runPool, TaskError } from './pool.js';

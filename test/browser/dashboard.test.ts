@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { WorldFixture } from '../../src/fixture.js';
+import type { WorldFixture } from '../../src/world/fixture.js';
 import { createAgent } from '../helpers/actors.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 import { launchBrowser, screenshot, type BrowserSession } from './browser.js';

@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setupServer } from 'msw/node';
 import { createClient, parseDuration, type CompsimClient } from '../../src/client/index.js';
-import { handlers } from '../../src/http/msw.js';
-import { createWorld } from '../../src/world.js';
-import type { WorldFixture } from '../../src/fixture.js';
+import { handlers } from '../../src/http/adapters/msw.js';
+import { createWorld } from '../../src/world/world.js';
+import type { WorldFixture } from '../../src/world/fixture.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');

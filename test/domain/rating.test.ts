@@ -6,7 +6,7 @@ import { ordinal, rate, rating } from 'openskill';
 import {
   boardKey, boardRatings, INITIAL_SKILL, linearPlackettLuce, loadOpenSkill, OPENSKILL_FIELD_LIMIT, plackettLuce, ratingScore, updateRatingsTx, type Skill,
 } from '../../src/domain/rankings/rating.js';
-import { createWorld, type World } from '../../src/world.js';
+import { createWorld, type World } from '../../src/world/world.js';
 import { independentPL, scoreOf } from '../helpers/rankings.js';
 
 const score = scoreOf;

@@ -1,10 +1,10 @@
 // Test helper: a world served over real HTTP on port 0, with a small JSON client.
 import type { AddressInfo } from 'node:net';
 import { request, type Server } from 'node:http';
-import { createServer, type ServerOptions } from '../../src/server.js';
+import { createServer, type ServerOptions } from '../../src/http/adapters/server.js';
 import type { ResponseViolation } from '../../src/http/response-check.js';
-import { createWorld, type World } from '../../src/world.js';
-import type { WorldOptions } from '../../src/config.js';
+import { createWorld, type World } from '../../src/world/world.js';
+import type { WorldOptions } from '../../src/world/config.js';
 
 /** Options of one call. */
 export interface CallOptions { key?: string; body?: unknown; query?: Record<string, string>; headers?: Record<string, string>; raw?: string }

@@ -1,7 +1,7 @@
 // Test helper: the demo world served with a fixed admin key, for the simulation control API tests.
 import { readFileSync } from 'node:fs';
-import type { WorldFixture } from '../../src/fixture.js';
-import type { ServerOptions } from '../../src/server.js';
+import type { WorldFixture } from '../../src/world/fixture.js';
+import type { ServerOptions } from '../../src/http/adapters/server.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from './server.js';
 
 /** The demo world: 3 agents, an active competition (ends 06-09) and a pending one (starts 06-03). */

@@ -1,6 +1,6 @@
 // Test helper: a served world with agents in a started paper-trading competition, and token addresses.
 import { expect } from 'chai';
-import type { WorldOptions } from '../../src/config.js';
+import type { WorldOptions } from '../../src/world/config.js';
 import { createAgent } from './actors.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from './server.js';
 

@@ -1,7 +1,7 @@
 // Test helper: a server holding many worlds (a WorldHost behind createServer), with fixed keys and a hand-moved wall clock for idle TTLs.
 import { ADMIN_KEY, startTestServer, type TestServer } from './server.js';
-import { WorldHost, type WorldHostOptions } from '../../src/world-host.js';
-import type { WorldOptions } from '../../src/config.js';
+import { WorldHost, type WorldHostOptions } from '../../src/world/world-host.js';
+import type { WorldOptions } from '../../src/world/config.js';
 
 /** Server key of test hosts. */
 export const SERVER_KEY = '5e55e55e55e55e55_5e55e55e55e55e55';

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { ROUTES } from '../../src/http/resources/index.js';
 import { API_VERSIONS, matchesRouteId, rule, VERSION_RULES } from '../../src/domain/versions.js';
-import type { WorldOptions } from '../../src/config.js';
+import type { WorldOptions } from '../../src/world/config.js';
 import { createAgent, expectError } from '../helpers/actors.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 import { TOK } from '../helpers/trading.js';

@@ -1,7 +1,7 @@
 // Verified-inference badge on /api/inferai/* and /api/eigenai/*: real EIP-191 recovery, upstream's checks, the 24 h badge on virtual time, refresh and freeze.
 import { expect } from 'chai';
 import { Wallet } from 'ethers';
-import { signInference } from '../../src/signing.js';
+import { signInference } from '../../src/world/signing.js';
 import { createAgent, createCompetition, expectError } from '../helpers/actors.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 

@@ -2,9 +2,9 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import { createLogger, prettyLine } from '../../src/logging.js';
-import { createServer } from '../../src/server.js';
-import { createWorld } from '../../src/world.js';
+import { createLogger, prettyLine } from '../../src/http/adapters/logging.js';
+import { createServer } from '../../src/http/adapters/server.js';
+import { createWorld } from '../../src/world/world.js';
 import { ADMIN_KEY } from '../helpers/server.js';
 
 describe('request logging', () => {

@@ -3,9 +3,9 @@ import { expect } from 'chai';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setupServer } from 'msw/node';
-import { handlers } from '../../src/http/msw.js';
-import { createWorld, type World } from '../../src/world.js';
-import { WorldHost } from '../../src/world-host.js';
+import { handlers } from '../../src/http/adapters/msw.js';
+import { createWorld, type World } from '../../src/world/world.js';
+import { WorldHost } from '../../src/world/world-host.js';
 import { ADMIN_KEY } from '../helpers/server.js';
 import { TOK } from '../helpers/trading.js';
 

@@ -1,7 +1,7 @@
 // A scripted perps competition (timed opens/closes, a SOL price tape) replayed on virtual time: equity snapshots, Calmar ranking and the final leaderboard by hand.
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import type { WorldFixture } from '../../src/fixture.js';
+import type { WorldFixture } from '../../src/world/fixture.js';
 import { expectError } from '../helpers/actors.js';
 import { MINUTE, loadScript, tapedPerpsCup, type Actor } from '../helpers/perps.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';

@@ -2,10 +2,10 @@
 import { expect } from 'chai';
 import { connect } from 'node:net';
 import { setupServer } from 'msw/node';
-import { handlers } from '../../src/http/msw.js';
-import { IN_PROCESS_ADMIN_KEY, inProcessTarget } from '../../src/cli/in-process-target.js';
-import type { Scenario } from '../../src/sim/scenario/types.js';
-import { createWorld } from '../../src/world.js';
+import { handlers } from '../../src/http/adapters/msw.js';
+import { IN_PROCESS_ADMIN_KEY, inProcessTarget } from '../../src/world/in-process-target.js';
+import type { Scenario } from '../../src/harness/types.js';
+import { createWorld } from '../../src/world/world.js';
 import { ADMIN_KEY, startTestServer } from '../helpers/server.js';
 
 const TEXTS = [

@@ -1,7 +1,7 @@
 // Simulation control API: reset to the baseline, the virtual clock with its jobs, and the admin-only guard.
 import { expect } from 'chai';
 import { resetBody } from '../../src/http/resources/sim/request.js';
-import { RESETTABLE_OPTIONS } from '../../src/world.js';
+import { RESETTABLE_OPTIONS } from '../../src/world/world.js';
 import { createAgent, expectError } from '../helpers/actors.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 import { startDemo } from '../helpers/sim.js';

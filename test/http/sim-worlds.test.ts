@@ -1,10 +1,10 @@
 // Many worlds on one server: /api/sim/worlds (create, list, delete, keys, limit, idle TTL), /worlds/{id} base paths on every route and page, and isolation.
 import { expect } from 'chai';
-import { inProcessTarget } from '../../src/cli/in-process-target.js';
+import { inProcessTarget } from '../../src/world/in-process-target.js';
 import { ROUTES } from '../../src/http/resources/index.js';
-import { runScenario } from '../../src/sim/scenario/runner.js';
-import { loadScenario } from '../../src/sim/scenario/schema.js';
-import { httpTarget } from '../../src/sim/scenario/targets.js';
+import { runScenario } from '../../src/harness/runner.js';
+import { loadScenario } from '../../src/harness/schema.js';
+import { httpTarget } from '../../src/harness/targets.js';
 import { expectError } from '../helpers/actors.js';
 import { ADMIN_KEY } from '../helpers/server.js';
 import { SERVER_KEY, startHostServer, type HostServer } from '../helpers/worlds.js';

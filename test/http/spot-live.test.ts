@@ -1,7 +1,7 @@
 // Spot-live competitions: joining needs a verified wallet, injected swaps become spot_live trades, balances and snapshots follow, ROI ranking.
 import { expect } from 'chai';
 import { Wallet } from 'ethers';
-import { signWalletVerification } from '../../src/signing.js';
+import { signWalletVerification } from '../../src/world/signing.js';
 import { createAgent, createCompetition, expectError, nextWallet } from '../helpers/actors.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 import { TOK } from '../helpers/trading.js';

@@ -1,6 +1,6 @@
 // World option unknownTokens: `refuse` gives upstream's answers for a token it cannot price; `synthetic` prices any valid address from the seed, kept by snapshots and dumps.
 import { expect } from 'chai';
-import type { WorldOptions } from '../../src/config.js';
+import type { WorldOptions } from '../../src/world/config.js';
 import { createAgent, expectError } from '../helpers/actors.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 import { TOK } from '../helpers/trading.js';

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { Wallet, verifyMessage } from 'ethers';
 import { recoverPersonalSigner } from '../../src/domain/agents/wallet-verification.js';
-import { signWalletVerification, walletVerificationMessage } from '../../src/signing.js';
+import { signWalletVerification, walletVerificationMessage } from '../../src/world/signing.js';
 import { createAgent, expectError } from '../helpers/actors.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 

@@ -1,6 +1,6 @@
 // The fast-check commands of the trading model: register, create/start/end competitions, join, leave, admin participation, trade (valid and invalid), quote, read, prices and the clock.
 import fc from 'fast-check';
-import type { Json } from '../../src/sim/scenario/types.js';
+import type { Json } from '../../src/harness/types.js';
 import {
   actorWallet, checkBalances, expectUnchanged, InvariantError, send, sim, sweep, type Real, type Touched,
 } from './harness.js';

@@ -1,12 +1,12 @@
 // Property-test driver: a world served in-process through serveRequest exactly as the scenario runner's in-process target does, plus state marks to prove a request changed nothing.
-import { IN_PROCESS_ADMIN_KEY } from '../../src/cli/in-process-target.js';
+import { IN_PROCESS_ADMIN_KEY } from '../../src/world/in-process-target.js';
 import { snapshotDump } from '../../src/adapters/memory/memory-store.js';
 import { findRoute, serveRequest, routeTable as mountRoutes, type PlainRequest, type PlainResponse, type RouteTable } from '../../src/http/dispatch.js';
 import { ROUTES } from '../../src/http/resources/index.js';
 import type { StoreDump, StoreSnapshot } from '../../src/ports/store.js';
-import { parseBody, type TargetRequest, type TargetResponse } from '../../src/sim/scenario/targets.js';
-import type { Json, ScenarioWorld } from '../../src/sim/scenario/types.js';
-import { createWorld, type World } from '../../src/world.js';
+import { parseBody, type TargetRequest, type TargetResponse } from '../../src/harness/targets.js';
+import type { Json, ScenarioWorld } from '../../src/harness/types.js';
+import { createWorld, type World } from '../../src/world/world.js';
 
 let table: RouteTable | undefined;
 

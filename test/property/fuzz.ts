@@ -5,8 +5,8 @@ import { createResponseChecker, type ResponseChecker } from '../../src/http/resp
 import type { RouteDef } from '../../src/http/route.js';
 import { ROUTES } from '../../src/http/resources/index.js';
 import type { StoreSnapshot } from '../../src/ports/store.js';
-import type { TargetRequest, TargetResponse } from '../../src/sim/scenario/targets.js';
-import type { World } from '../../src/world.js';
+import type { TargetRequest, TargetResponse } from '../../src/harness/targets.js';
+import type { World } from '../../src/world/world.js';
 import type { Figures } from './budget.js';
 import { Driver } from './driver.js';
 import {

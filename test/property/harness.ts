@@ -1,9 +1,9 @@
 // Command-model harness: sends recorded steps through the driver, checks expectations with the scenario matcher, and the invariant sweep run after every command.
-import { actorWallet } from '../../src/sim/scenario/runner.js';
-import { match } from '../../src/sim/scenario/matcher.js';
-import { callRequest, simRequest } from '../../src/sim/scenario/steps.js';
-import type { TargetResponse } from '../../src/sim/scenario/targets.js';
-import type { CallStep, Json, Step } from '../../src/sim/scenario/types.js';
+import { actorWallet } from '../../src/harness/runner.js';
+import { match } from '../../src/harness/matcher.js';
+import { callRequest, simRequest } from '../../src/harness/steps.js';
+import type { TargetResponse } from '../../src/harness/targets.js';
+import type { CallStep, Json, Step } from '../../src/harness/types.js';
 import type { StoreSnapshot } from '../../src/ports/store.js';
 import type { Figures } from './budget.js';
 import { Driver } from './driver.js';

@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import type { PlainRequest } from '../../src/http/dispatch.js';
 import type { RouteDef } from '../../src/http/route.js';
 import { ROUTES } from '../../src/http/resources/index.js';
-import type { TargetRequest, TargetResponse } from '../../src/sim/scenario/targets.js';
-import type { Json } from '../../src/sim/scenario/types.js';
+import type { TargetRequest, TargetResponse } from '../../src/harness/targets.js';
+import type { Json } from '../../src/harness/types.js';
 import { TOKENS } from './model.js';
 
 /** A uuid nobody has. */

@@ -9,8 +9,8 @@ import { readBodyText } from '../../src/http/body-text.js';
 import { findRoute, routeTable, serveRequest } from '../../src/http/dispatch.js';
 import { buildOpenApi } from '../../src/http/openapi.js';
 import { ROUTES } from '../../src/http/resources/index.js';
-import type { WorldFixture } from '../../src/fixture.js';
-import { createWorld, type World } from '../../src/world.js';
+import type { WorldFixture } from '../../src/world/fixture.js';
+import { createWorld, type World } from '../../src/world/world.js';
 import { ADMIN_KEY } from '../helpers/server.js';
 import { budget, SEEDS } from './budget.js';
 

@@ -2,9 +2,9 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalJson } from '../../src/sim/scenario/log.js';
-import { parseScenario } from '../../src/sim/scenario/schema.js';
-import type { Json, ScenarioDoc, Step } from '../../src/sim/scenario/types.js';
+import { canonicalJson } from '../../src/harness/log.js';
+import { parseScenario } from '../../src/harness/schema.js';
+import type { Json, ScenarioDoc, Step } from '../../src/harness/types.js';
 import type { WorldStart } from './driver.js';
 
 /** Where shrunk failures of the property tests go; `npm test` runs every file there (test/scenarios.test.ts). */

@@ -1,9 +1,9 @@
 // Runs the trading command model with fast-check (asyncModelRun), shrinks a failure and saves it as a regression scenario that replays the failure.
 import fc from 'fast-check';
-import { inProcessTarget } from '../../src/cli/in-process-target.js';
-import { runScenario, type ScenarioResult } from '../../src/sim/scenario/runner.js';
-import { parseScenario } from '../../src/sim/scenario/schema.js';
-import type { ScenarioDoc } from '../../src/sim/scenario/types.js';
+import { inProcessTarget } from '../../src/world/in-process-target.js';
+import { runScenario, type ScenarioResult } from '../../src/harness/runner.js';
+import { parseScenario } from '../../src/harness/schema.js';
+import type { ScenarioDoc } from '../../src/harness/types.js';
 import type { Figures } from './budget.js';
 import { commandArbitraries, prefix } from './command-arbs.js';
 import { everything } from './commands.js';

@@ -1,6 +1,6 @@
 // Test helper for the legacy (team) generation: a served world, team registration and legacy-style competition starts.
 import { expect } from 'chai';
-import type { WorldOptions } from '../../../src/config.js';
+import type { WorldOptions } from '../../../src/world/config.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../../helpers/server.js';
 
 export { ADMIN_KEY };

@@ -1,0 +1,36 @@
+// The replay's answer recorder: of a trade answer it keeps the error and the transaction fields the outcome reads, the same for any answer.
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { parseTrades, replayPlan, ReplayRecorder } from '../../src/research/replay.js';
+import type { Json } from '../../src/harness/types.js';
+
+const T0 = Date.UTC(2025, 5, 2, 12);
+const plan = replayPlan(parseTrades(`timestamp,agent,fromToken,toToken,amount\n${T0},a,x,y,1\n`, 't.csv'), {}, { seed: 1, slippage: 'none', intervalMs: 300_000, rules: 'lenient' });
+const step = plan.tradeSteps[0]!;
+const READ = ['fromAmount', 'toAmount', 'tradeAmountUsd', 'fromTokenSymbol', 'toTokenSymbol'];
+
+describe('ReplayRecorder', () => {
+  it('keeps of a trade answer its status, its error and the transaction fields read back, and nothing else', () => {
+    const field = fc.oneof(fc.string(), fc.double({ noNaN: true }), fc.constantFrom(null, true, [1], { nested: 1 })) as fc.Arbitrary<Json>;
+    const transaction = fc.dictionary(fc.constantFrom(...READ, 'id', 'reason'), field);
+    const body = fc.oneof(fc.record({ success: fc.boolean(), transaction, error: field }, { requiredKeys: [] }), field);
+    fc.assert(fc.property(fc.integer({ min: 200, max: 599 }), fc.option(body, { nil: undefined }), (status, answer) => {
+      const r = new ReplayRecorder(plan);
+      r.observe('steps[0]', { status, body: { ignored: true } });
+      r.observe(`steps[${step}]`, { status, body: answer });
+      expect(r.step(0)).to.equal(undefined);
+      const kept = r.step(step)!;
+      expect(kept.status).to.equal(status);
+      if (answer === undefined || answer === null || typeof answer !== 'object') {
+        expect(kept.body).to.equal(undefined);
+        return;
+      }
+      const a = answer as Record<string, Json>;
+      const tx = a.transaction as Record<string, Json> | undefined;
+      expect(kept.body).to.deep.equal({
+        ...('error' in a ? { error: a.error } : {}),
+        ...(tx !== undefined ? { transaction: Object.fromEntries(READ.map((k) => [k, tx[k]])) } : {}),
+      });
+    }), { seed: 20261126, numRuns: 500 });
+  });
+});
