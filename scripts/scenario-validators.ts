@@ -2,12 +2,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
-import addFormatsModule from 'ajv-formats';
+import { createAjv } from '../src/http/ajv.js';
 
-// Both are CommonJS; under NodeNext their default exports arrive wrapped.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
+// CommonJS; under NodeNext its default export arrives wrapped.
 const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (ajv: Ajv, refs: Record<string, string>) => string;
 
 const ROOT = join(import.meta.dirname, '..');
@@ -26,10 +25,7 @@ type ValidatorRefs = Record<string, string>;
  */
 function scenarioAjv(schemaText: string, source: boolean): { ajv: Ajv; refs: ValidatorRefs } {
   const schema = JSON.parse(schemaText) as { $id: string; properties: Record<string, unknown>; definitions: Record<string, unknown> };
-  const ajv = new Ajv({
-    allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true, ...(source ? { code: { source: true, esm: true } } : {}),
-  });
-  addFormats(ajv);
+  const ajv = createAjv('scenario', source ? { code: { source: true, esm: true } } : {});
   ajv.addSchema(schema);
   const topId = schema.$id.replace(/\.schema\.json$/, '-top.schema.json');
   ajv.addSchema({ ...schema, $id: topId, properties: { ...schema.properties, steps: { type: 'array', items: { type: 'object' } } } });

@@ -1,12 +1,9 @@
 // Test-mode response checking: every answer is validated against its route's documented response schema (the OpenAPI document's), so docs and behaviour cannot drift.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { createAjv } from './ajv.js';
 import type { JSONSchema, RouteDef } from './route.js';
 import { ROUTES } from './resources/index.js';
 import { COMPONENTS, documentedResponses, ErrorResponse } from './responses.js';
-
-// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020;
 
 /** An answer as the checker sees it. */
 export interface CheckedResponse {
@@ -49,9 +46,7 @@ function excerpt(body: unknown): string {
 export function createResponseChecker(routes: readonly RouteDef[] = ROUTES): ResponseChecker {
   const cached = cache.get(routes);
   if (cached) return cached;
-  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
-  addFormats(ajv);
-  ajv.addFormat('iso-time', { type: 'string', validate: (s: string) => Number.isFinite(Date.parse(s)) });
+  const ajv = createAjv('response');
   const defs: Record<string, JSONSchema> = { error: ErrorResponse };
   const keys = new Map<string, Map<number, string>>();
   routes.forEach((def, i) => {

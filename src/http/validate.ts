@@ -1,21 +1,11 @@
 // Request validation: Ajv validators compiled once per route part, turned into upstream-style 400 messages.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { createAjv } from './ajv.js';
 import { validationSchema, type JSONSchema, type RouteDef } from './route.js';
 
-// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
-
-function makeAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv({ allErrors: true, coerceTypes: coerce ? 'array' : false, useDefaults: true, strict: false, verbose: true });
-  addFormats(ajv);
-  // Accept what Date.parse accepts: the real service is no stricter about ISO datetimes.
-  ajv.addFormat('iso-time', { type: 'string', validate: (s: string) => Number.isFinite(Date.parse(s)) });
-  return ajv;
-}
-
-const bodyAjv = makeAjv(false);
-const paramAjv = makeAjv(true);
+// Compiled validators are kept per route (see validatorsOf), so the two Ajv instances live as long.
+const bodyAjv = createAjv('body');
+const paramAjv = createAjv('params');
 
 /** Validator of one request part: returns the 400 message, or null when valid (may apply defaults). */
 export type PartValidator = (value: unknown) => string | null;
@@ -32,7 +22,7 @@ function reason(e: ErrorObject): string {
   if (own !== undefined) return own.replace('{received}', kindOf(e.data));
   if (e.keyword === 'required') return 'required';
   if (e.keyword === 'format' && e.params.format === 'uuid') return 'invalid UUID';
-  if (e.keyword === 'format' && e.params.format === 'iso-time') return 'invalid datetime';
+  if (e.keyword === 'format' && e.params.format === 'date-time') return 'invalid datetime';
   if (e.keyword === 'enum') return `${e.message ?? 'invalid value'}: ${(e.params.allowedValues as unknown[]).join(', ')}`;
   const m = e.message ?? 'invalid';
   return m.charAt(0).toLowerCase() + m.slice(1);

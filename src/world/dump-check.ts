@@ -1,6 +1,7 @@
 // Checks the contents of a world document before it is loaded: rows against their table's schema, ids and sequences, and the aux states.
 import { API_VERSIONS } from '../domain/versions.js';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { createAjv } from '../http/ajv.js';
 import { MAX_TIME, MIN_TIME, ROW_SCHEMAS, COMPOSED_IDS, SEQUENCED_TABLES, type RowSchema } from '../domain/data/row-schemas.js';
 import type { Tables } from '../domain/tables.js';
 import { MAX_LATENCY_MS } from '../http/resources/sim/request.js';
@@ -11,7 +12,7 @@ import { SPECIFIC_CHAINS } from '../ports/prices.js';
 type Checker = ValidateFunction<unknown>;
 
 /** One Ajv for world documents: first error only (a load wants the first problem, fast), NaN and infinities are not numbers. */
-const ajv = new Ajv({ allErrors: false, strict: false, strictNumbers: true });
+const ajv = createAjv('document');
 
 const time = { type: 'number', minimum: MIN_TIME, maximum: MAX_TIME };
 const specificChain = { enum: [...SPECIFIC_CHAINS] };

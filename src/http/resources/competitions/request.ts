@@ -84,7 +84,7 @@ const competitionFields = {
   tradingType: { type: 'string', enum: ['disallowAll', 'disallowXParent', 'allow'] },
   sandboxMode: bool, externalUrl: str, imageUrl: str,
   type: { type: 'string', enum: ['trading', 'perpetual_futures', 'spot_live_trading', 'sports_prediction'] },
-  startDate: isoTime, endDate: isoTime, joinStartDate: { ...isoTime, description: 'An instant (ISO 8601); not after joinEndDate' }, joinEndDate: isoTime, boostStartDate: isoTime, boostEndDate: isoTime,
+  startDate: isoTime, endDate: isoTime, joinStartDate: { ...isoTime, description: 'An instant (RFC 3339); not after joinEndDate' }, joinEndDate: isoTime, boostStartDate: isoTime, boostEndDate: isoTime,
   votingStartDate: isoTime, votingEndDate: isoTime,
   maxParticipants: { type: 'integer', minimum: 1 }, minimumStake: nonNeg, tradingConstraints,
   rewards: { type: 'object', propertyNames: { pattern: '^[1-9][0-9]*$' }, additionalProperties: { type: 'number', minimum: 0 } },

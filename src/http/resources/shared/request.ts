@@ -3,8 +3,8 @@ import { SPECIFIC_CHAINS } from '../../../ports/prices.js';
 import type { JSONSchema, RouteDef } from '../../route.js';
 
 export const uuid: JSONSchema = { type: 'string', format: 'uuid' };
-/** `iso-time`: any instant `Date.parse` reads (ISO 8601, e.g. `2025-06-01T00:00:00Z`, is the portable form). */
-export const isoTime: JSONSchema = { type: 'string', format: 'iso-time', description: 'An instant: ISO 8601 (any text Date.parse reads)' };
+/** An instant: an RFC 3339 `date-time` (the format every OpenAPI tool knows), e.g. `2025-06-01T00:00:00Z`. */
+export const isoTime: JSONSchema = { type: 'string', format: 'date-time', description: 'An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z' };
 export const wallet: JSONSchema = { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' };
 export const nonEmpty: JSONSchema = { type: 'string', minLength: 1 };
 export const str: JSONSchema = { type: 'string' };
