@@ -32,7 +32,7 @@ const cellText = (s: string) => s.replace(/\|/g, '\\|');
 export function renderCoverageTable(routes: readonly RouteDef[] = ROUTES): string {
   const count = (g: RouteDef['generation']) => routes.filter((r) => r.generation === g).length;
   const rows = routes.map((r) => {
-    const notes = `${r.summary.replace(/\s*\(compsim only\)/, '')}; ${r.keys === 'server' ? 'server key or default world admin key' : AUTH[r.auth]}`;
+    const notes = `${r.summary.replace(/\s*\(compsim only\)/, '')}; ${r.keys === 'server' ? 'server key or default world admin key' : r.agentOnly ? 'agent/team key only' : AUTH[r.auth]}`;
     return `| ${operation(r)} | ${GENERATION[r.generation]} | ${coverageStatus(r)} | ${cellText(notes)} |`;
   });
   return [

@@ -69,7 +69,7 @@ describe('GET /api/openapi.json', () => {
       expect(op['x-compsim-generation']).to.equal(r.generation);
       const schemes = (op.security as Record<string, string[]>[]).flatMap((x) => Object.keys(x));
       if (r.auth === 'admin') expect(schemes, r.id).to.deep.equal(['adminKey']);
-      if (r.auth === 'key') expect(schemes, r.id).to.deep.equal(['agentKey', 'adminKey']);
+      if (r.auth === 'key') expect(schemes, r.id).to.deep.equal(r.agentOnly ? ['agentKey'] : ['agentKey', 'adminKey']);
       if (r.auth === 'public' && r.keys !== 'server') expect(op.security, r.id).to.deep.equal([]);
       if (r.keys === 'server') expect(schemes, r.id).to.deep.equal(['adminKey']); // the server key or a default-world admin key
     }
@@ -98,18 +98,51 @@ describe('GET /api/openapi.json', () => {
         if (body) {
           walk(body, `${op.operationId} body`);
           fields += Object.keys(body.properties ?? {}).length;
-          expect(op.requestBody.required, op.operationId).to.equal((body.required ?? []).length > 0);
+          const branches = (body.oneOf ?? []) as { required?: string[] }[];
+          const needed = (body.required ?? []).length > 0 || Array.isArray(body['x-at-least-one']) || (branches.length > 0 && branches.every((x) => (x.required ?? []).length > 0));
+          expect(op.requestBody.required, op.operationId).to.equal(needed);
         }
       }
     }
     expect(fields).to.be.greaterThan(300);
     expect(untyped).to.deep.equal([]);
     expect(JSON.stringify(doc)).to.not.include('x-handler-checked');
+    // Bodies the server requires (a field, one of two forms, or at least one field) are required in the document.
+    for (const [path, method] of [['/api/admin/competition/start', 'post'], ['/api/admin/competition/{competitionId}', 'put'], ['/api/sim/clock', 'post']] as const) {
+      expect(doc.paths[path]![method].requestBody.required, `${method} ${path}`).to.equal(true);
+    }
+    // No top-level anyOf (client generators cannot model one); "at least one" is x-at-least-one, without the fields an update ignores.
+    const update = doc.paths['/api/admin/competition/{competitionId}']!.put!.requestBody.content['application/json'].schema;
+    expect(update.anyOf).to.equal(undefined);
+    expect(update['x-at-least-one']).to.include('name').and.not.include.members(['slippageModel', 'allowCrossChainTrading']);
+    expect(doc.paths['/api/sim/clock']!.post!.requestBody.content['application/json'].schema.oneOf.map((b: any) => b.required)).to.deep.equal([['advanceMs'], ['set']]);
+    expect(JSON.stringify(doc)).to.not.include('iso-time');
     const trade = doc.paths['/api/trade/execute']!.post!.requestBody;
     expect(trade.required).to.equal(true);
     expect(trade.content['application/json'].schema.required).to.deep.equal(['fromToken', 'toToken', 'amount', 'reason']);
     expect(trade.content['application/json'].schema.properties.fromToken).to.include({ type: 'string', minLength: 1 });
     expect(doc.paths['/api/price']!.get!.parameters.find((p: any) => p.name === 'token')).to.deep.include({ required: true, schema: { type: 'string', minLength: 1 } });
+  });
+
+  it('states the constraints the server checks: required parameters, formats, sort fields, id and email patterns, minimums and constants', () => {
+    const param = (path: string, name: string) => doc.paths[path]!.get!.parameters.find((p: any) => p.name === name);
+    const body = (path: string, method = 'post') => doc.paths[path]![method].requestBody.content['application/json'].schema;
+    expect(param('/api/price/token-info', 'token')).to.deep.include({ required: true });
+    expect(param('/api/admin/reports/performance', 'competitionId')).to.deep.include({ required: true });
+    expect(param('/api/agent/perps/positions', 'competitionId').schema).to.include({ format: 'uuid' });
+    for (const path of ['/api/agents', '/api/arenas', '/api/admin/agents', '/api/admin/arenas', '/api/admin/partners', '/api/competitions']) {
+      const pattern = new RegExp(param(path, 'sort').schema.pattern as string);
+      expect(pattern.test('name'), path).to.equal(true);
+      expect(pattern.test('-nope'), path).to.equal(false);
+    }
+    expect(param('/api/competitions/{competitionId}/agents', 'sort').schema.enum).to.include.members(['rank', '-rank']);
+    expect(body('/api/admin/arenas').properties.id.pattern).to.equal('^[a-z0-9-]+$');
+    expect(body('/api/sim/reset').properties.options.properties.snapshotIntervalMs.minimum).to.equal(1000);
+    expect(body('/api/sim/load').properties.version).to.deep.include({ const: 1 });
+    const email = new RegExp(body('/api/admin/users').properties.email.pattern as string);
+    expect([email.test('alice@example.com'), email.test('alice@localhost')]).to.deep.equal([true, false]);
+    const tape = body('/api/sim/prices/tape').properties.tapes.additionalProperties;
+    expect(tape.items.prefixItems).to.have.length(2);
   });
 
   it('states competitionId as each API version reads it (required, optional, or not read)', () => {

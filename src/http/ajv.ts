@@ -42,6 +42,20 @@ export function isDateTime(s: string): boolean {
   return rfc3339.validate(s) && Number.isFinite(Date.parse(s));
 }
 
+/** Purposes that read the document's own `x-` keywords as the rules they state. */
+const CONTRACT = new Set<AjvPurpose>(['contract-body', 'contract-params']);
+
+/**
+ * `x-at-least-one` (the request schemas' way to say "at least one of these properties", see
+ * `AT_LEAST_ONE`) as a keyword: an object holding none of the listed properties is invalid.
+ */
+function addAtLeastOne(ajv: Ajv): void {
+  ajv.addKeyword({
+    keyword: 'x-at-least-one', type: 'object', schemaType: 'array',
+    validate: (names: string[], data: Record<string, unknown>) => names.some((n) => Object.prototype.hasOwnProperty.call(data, n)),
+  });
+}
+
 /**
  * A new Ajv for `purpose`, with the ajv-formats formats (`date-time` as {@link isDateTime}, except
  * for scenario files: their validators are compiled ahead of time into a module that loads
@@ -52,5 +66,6 @@ export function createAjv(purpose: AjvPurpose, extra: Options = {}): Ajv {
   const ajv = DRAFT_2020.has(purpose) ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv);
   if (purpose !== 'scenario') ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
+  if (CONTRACT.has(purpose)) addAtLeastOne(ajv);
   return ajv;
 }

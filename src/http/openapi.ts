@@ -3,6 +3,7 @@ import { DEFAULT_API_VERSION, routeAvailable, rule, type ApiVersion, type Compet
 import { contractSchema, type JSONSchema, type RouteDef } from './route.js';
 import { ROUTES } from './resources/index.js';
 import { COMPONENTS, documentedResponses, STATUS_DESCRIPTIONS } from './responses.js';
+import { AT_LEAST_ONE } from './resources/shared/request.js';
 
 /** Options of {@link buildOpenApi}. */
 export interface OpenApiOptions {
@@ -54,6 +55,12 @@ const AUTH_TEXT: Record<RouteDef['auth'], string> = {
 };
 
 const SERVER_KEY_TEXT = 'The server key printed at start, or an admin API key of the default world.';
+const AGENT_ONLY_TEXT = 'Agent (or team) API key only: the route acts for the calling agent, so an admin key answers 401.';
+
+function authText(def: RouteDef): string {
+  if (def.keys === 'server') return SERVER_KEY_TEXT;
+  return def.agentOnly ? AGENT_ONLY_TEXT : AUTH_TEXT[def.auth];
+}
 
 /** Example error messages per status (the real texts of common cases). */
 function errorExample(def: RouteDef, status: number): { success: false; error: string } {
@@ -178,7 +185,7 @@ function security(def: RouteDef): Record<string, string[]>[] {
   switch (def.auth) {
     case 'public': return [];
     case 'optional': return [{}, { agentKey: [] }, { adminKey: [] }];
-    case 'key': return [{ agentKey: [] }, { adminKey: [] }];
+    case 'key': return def.agentOnly ? [{ agentKey: [] }] : [{ agentKey: [] }, { adminKey: [] }];
     default: return [{ adminKey: [] }];
   }
 }
@@ -196,20 +203,26 @@ function responses(def: RouteDef): Record<string, unknown> {
   return out;
 }
 
+/** True when `{}` breaks the body's contract: it requires a field, at least one of a list, or one of its branches (each requiring one). */
+export function bodyRequired(body: JSONSchema | undefined): boolean {
+  if (!body) return false;
+  const requires = (s: JSONSchema) => Array.isArray(s.required) && s.required.length > 0;
+  const branches = body.oneOf as JSONSchema[] | undefined;
+  return requires(body) || Array.isArray(body[AT_LEAST_ONE]) || (Array.isArray(branches) && branches.every(requires));
+}
+
 function operation(def: RouteDef, version: ApiVersion): Record<string, unknown> {
   const params = parameters(def, version);
   const body = partContract(def, 'body', version);
-  // A body is required when it has required fields; without one the server reads `{}`.
-  const bodyRequired = Array.isArray(body?.required) && (body.required as unknown[]).length > 0;
   return {
     operationId: def.id,
     summary: def.summary,
-    description: `${GENERATION_TEXT[def.generation]} ${def.keys === 'server' ? SERVER_KEY_TEXT : AUTH_TEXT[def.auth]} Route id \`${def.id}\`.`,
+    description: `${GENERATION_TEXT[def.generation]} ${authText(def)} Route id \`${def.id}\`.`,
     tags: [def.tag],
     'x-compsim-generation': def.generation,
     security: security(def),
     ...(params.length > 0 ? { parameters: params } : {}),
-    ...(body && def.method !== 'GET' ? { requestBody: { required: bodyRequired, content: { 'application/json': { schema: body } } } } : {}),
+    ...(body && def.method !== 'GET' ? { requestBody: { required: bodyRequired(body), content: { 'application/json': { schema: body } } } } : {}),
     responses: responses(def),
   };
 }

@@ -99,6 +99,12 @@ export interface RouteDef {
   /** `key` = agent/team key, admin key also accepted. */
   auth: 'public' | 'optional' | 'key' | 'admin';
   /**
+   * A `key` route whose handler needs the caller's own agent (or team): an admin key passes the key
+   * check, as upstream's middleware lets it, and the handler then answers 401. The document lists
+   * only the agent key for it.
+   */
+  agentOnly?: true;
+  /**
    * `server`: the handler checks the key against the server holding the worlds (its server key or an
    * admin key of the default world) instead of the edge (`auth` is then `public`).
    */

@@ -1,6 +1,7 @@
 // Auth matrix: every protected route × {no key, malformed, unknown, old key after reset, deactivated, other agent's key, admin key}; no agent reads or changes another's private data.
 import { expect } from 'chai';
 import type { RouteDef } from '../../src/http/route.js';
+import { buildOpenApi } from '../../src/http/openapi.js';
 import { ROUTES } from '../../src/http/resources/index.js';
 import type { StoreSnapshot } from '../../src/ports/store.js';
 import { Driver } from '../property/driver.js';
@@ -29,7 +30,10 @@ function requestParts(route: RouteDef, p: Pools): { query: Record<string, string
   if (route.method === 'GET') return { query: { competitionId, token: TOKENS.SOL.address, fromToken: TOKENS.USDC.address, toToken: TOKENS.SOL.address, amount: '1' } };
   return {
     query: {},
-    body: { competitionId, agentId: p.agents.a.id, fromToken: TOKENS.USDC.address, toToken: TOKENS.SOL.address, amount: '1', reason: 'auth matrix', description: 'changed', name: 'changed' },
+    body: {
+      competitionId, agentId: p.agents.a.id, fromToken: TOKENS.USDC.address, toToken: TOKENS.SOL.address, amount: '1', reason: 'auth matrix', description: 'changed', name: 'changed',
+      requestPrompt: 'p', responseModel: 'm', responseOutput: 'o', signature: `0x${'ab'.repeat(65)}`,
+    },
   };
 }
 
@@ -141,6 +145,30 @@ describe('auth matrix over every protected route', function () {
       if (route.auth === 'admin' && (res.status === 401 || res.status === 403)) failures.push(`${route.method} ${route.path} -> ${res.status} ${res.body?.error}`);
     }
     expect(failures, failures.join('\n')).to.deep.equal([]);
+  });
+
+  it('answers an admin key 401 on exactly the agent-only routes, and the document lists the admin key on every other key route', async () => {
+    const doc = buildOpenApi(ROUTES, { version: 'test' });
+    const failures: string[] = [];
+    for (const route of PROTECTED.filter((r) => r.auth === 'key')) {
+      const { res, before, after } = await send(route, `Bearer ${ADMIN_KEY}`);
+      const schemes = (doc.paths[route.path]![route.method.toLowerCase()]!.security as Record<string, string[]>[]).flatMap((x) => Object.keys(x));
+      const expected = route.id.startsWith('auth.') ? 'Agent authentication required' : 'Authentication required';
+      if (route.agentOnly) {
+        if (res.status !== 401 || res.body?.error !== expected) failures.push(`${route.id} (agent only) -> ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+        if (schemes.includes('adminKey')) failures.push(`${route.id}: the document lists the admin key`);
+        if ((await unchanged(before, after)).length > 0) failures.push(`${route.id} changed the world`);
+      } else {
+        if (res.status === 401) failures.push(`${route.id} -> 401 ${res.body?.error}`);
+        if (!schemes.includes('adminKey')) failures.push(`${route.id}: the document leaves out the admin key`);
+      }
+    }
+    expect(failures, failures.join('\n')).to.deep.equal([]);
+    expect(ROUTES.filter((r) => r.agentOnly).map((r) => r.id).sort()).to.deep.equal([
+      'account.resetApiKey', 'agent.balances', 'agent.perps.account', 'agent.perps.positions', 'agent.profile.get', 'agent.profile.update',
+      'agent.resetApiKey', 'agent.trades', 'auth.nonce', 'auth.verify', 'competitions.agents.join', 'competitions.agents.leave',
+      'eigenai.badge', 'eigenai.signatures.submit', 'eigenai.submissions', 'inferai.badge', 'inferai.signatures.submit', 'inferai.submissions', 'trade.execute',
+    ]);
   });
 
   it("answers B's own data to B's key: balances and trades carry B's id only (and A's own profile shows A's email to A)", async () => {

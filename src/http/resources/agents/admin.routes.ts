@@ -47,7 +47,7 @@ export const ADMIN_ACTOR_ROUTES: RouteDef[] = [
   },
   {
     ...base, id: 'admin.agents.list', method: 'GET', path: '/api/admin/agents', auth: 'admin', summary: 'List agents',
-    schemas: { responses: listAgentsResponses, query: pagingQuery(50, '-createdAt') },
+    schemas: { responses: listAgentsResponses, query: pagingQuery(50, AGENT_SORT_FIELDS, '-createdAt') },
     handler: async ({ world, query }) => {
       const { agents, total } = await listAgents(world.deps, { limit: query.limit, offset: query.offset, sort: parseSort(query.sort, AGENT_SORT_FIELDS) });
       return { body: { success: true, agents: agents.map((a) => apiAgent(a)), pagination: pagination(total, query.limit, query.offset) } };

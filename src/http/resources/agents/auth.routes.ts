@@ -4,7 +4,8 @@ import type { RouteDef } from '../../route.js';
 import { verifyBody } from './request.js';
 import { nonceResponses, verifyResponses } from './response.js';
 
-const base = { generation: 'current', tag: 'auth', auth: 'key' } as const;
+// Both need the caller's own agent: an admin key passes the key check, then gets 401 `Agent authentication required`.
+const base = { generation: 'current', tag: 'auth', auth: 'key', agentOnly: true } as const;
 
 /** `/api/auth/*` (agent key; an admin key is 401 `Agent authentication required`). */
 export const AUTH_ROUTES: RouteDef[] = [

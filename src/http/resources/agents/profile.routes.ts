@@ -6,7 +6,8 @@ import { profileBody } from './request.js';
 import { apiOwnAgent, apiProfileOwner } from './serialize.js';
 import { profileResponses, profileUpdateResponses, resetKeyResponses } from './response.js';
 
-const base = { auth: 'key', generation: 'current', tag: 'agent' } as const;
+// Every route here reads the calling agent: an admin key passes the key check, then gets 401.
+const base = { auth: 'key', agentOnly: true, generation: 'current', tag: 'agent' } as const;
 
 /** Own-profile routes (an admin key authenticates but has no agent: 401 `Authentication required`). */
 export const AGENT_PROFILE_ROUTES: RouteDef[] = [

@@ -1,19 +1,20 @@
 // Request schemas of agents: admin setup, users and agents, own profile, public agent reads, wallet verification, the global leaderboard.
 import { handlerChecked, type JSONSchema, type RouteDef } from '../../route.js';
-import { bool, limit, nonEmpty, obj, offset, str, uuid, uuidParams, wallet } from '../shared/request.js';
+import { AGENT_SORT_FIELDS } from '../../../domain/agents/manage.js';
+import { bool, email, limit, nonEmpty, obj, offset, sortParam, str, uuid, uuidParams, wallet } from '../shared/request.js';
 
 const handle = { type: 'string', pattern: '^[a-z0-9_]{3,15}$' };
 
 export const setupBody = obj({
-  username: nonEmpty, password: { type: 'string', minLength: 8 }, email: { type: 'string', format: 'email' },
+  username: nonEmpty, password: { type: 'string', minLength: 8 }, email,
 }, ['username', 'password', 'email']);
 
 // The wallet is checked by the domain after the schema, as upstream does (missing, then malformed).
 export const registerUserBody = obj({
-  walletAddress: handlerChecked(wallet, str), name: str, email: { type: 'string', format: 'email' }, userImageUrl: str, userMetadata: { description: 'Any JSON value' },
+  walletAddress: handlerChecked(wallet, str), name: str, email, userImageUrl: str, userMetadata: { description: 'Any JSON value' },
   privyId: str, embeddedWalletAddress: wallet, agentName: { type: 'string', minLength: 1, maxLength: 100 },
   agentHandle: handle, agentDescription: str, agentImageUrl: str, agentMetadata: { description: 'Any JSON value' }, agentWalletAddress: str,
-  agentEmail: { type: 'string', format: 'email' },
+  agentEmail: email,
 }, ['walletAddress']);
 
 // Upstream's zod texts: a missing object or name, a name over 100 characters. Exactly one of
@@ -24,7 +25,7 @@ export const createAgentBody = {
     agent: {
       ...obj({
         name: { type: 'string', minLength: 1, maxLength: 100, 'x-reasons': { maxLength: 'name must be 100 characters or less' } },
-        handle, email: { type: 'string', format: 'email' }, walletAddress: str, description: str, imageUrl: str, metadata: { description: 'Any JSON value' },
+        handle, email, walletAddress: str, description: str, imageUrl: str, metadata: { description: 'Any JSON value' },
       }, ['name']),
       'x-reasons': { required: 'expected string, received undefined' },
     },
@@ -34,10 +35,11 @@ export const createAgentBody = {
 
 export const updateAgentBody = obj({
   name: { type: 'string', minLength: 1, maxLength: 100 }, handle, description: str, imageUrl: str,
-  email: { type: 'string', format: 'email' }, metadata: { description: 'Any JSON value' }, isRewardsIneligible: bool, rewardsIneligibilityReason: str,
+  email, metadata: { description: 'Any JSON value' }, isRewardsIneligible: bool, rewardsIneligibilityReason: str,
 });
 
-const sort: JSONSchema = { type: 'string', default: '', description: 'Comma list of up to 3 fields, `-` for descending' };
+/** Agent competitions: an unknown field or a fourth part sorts nothing (an empty page), as upstream, so any text is valid. */
+const competitionsSort: JSONSchema = { type: 'string', default: '', description: 'Up to 3 comma-separated fields, `-` for descending (an unknown field gives an empty page)' };
 
 /**
  * `PUT /api/agent/profile`: documented here, checked in the domain (upstream's strict schema and
@@ -50,14 +52,14 @@ const profileFields = obj({
 export const profileBody = handlerChecked({ ...profileFields, additionalProperties: false }, profileFields);
 
 /** `GET /api/agents`. */
-export const agentsQuery = obj({ filter: { type: 'string', maxLength: 100 }, sort, limit: limit(10), offset });
+export const agentsQuery = obj({ filter: { type: 'string', maxLength: 100 }, sort: sortParam(AGENT_SORT_FIELDS, '', true), limit: limit(10), offset });
 
 /** `{agentId}` of the public agent routes. */
 export const agentParams = uuidParams('agentId');
 
 /** `GET /api/agents/{agentId}/competitions`: `claimed` arrives as the string `true`/`false`. */
 export const agentCompetitionsQuery = obj({
-  status: { type: 'string', enum: ['pending', 'active', 'ending', 'ended'] }, claimed: bool, sort, limit: limit(10), offset,
+  status: { type: 'string', enum: ['pending', 'active', 'ending', 'ended'] }, claimed: bool, sort: competitionsSort, limit: limit(10), offset,
 });
 
 /** `GET /api/leaderboard`. */

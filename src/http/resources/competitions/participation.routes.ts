@@ -10,7 +10,8 @@ import { joinResponses, leaveResponses, votesCastResponses } from './response.js
 
 const base = { generation: 'current', tag: 'competitions' } as const;
 // Malformed path ids get upstream's bare `Invalid UUID`, like every other /api/competitions/{id} route.
-const joinLeave = { ...base, invalid: invalidRequest, auth: 'key' } as const;
+// An agent joins or leaves itself only: an admin key passes the key check, then gets 401 `Authentication required`.
+const joinLeave = { ...base, invalid: invalidRequest, auth: 'key', agentOnly: true } as const;
 
 /** Participation routes. */
 export const PARTICIPATION_ROUTES: RouteDef[] = [

@@ -2,9 +2,7 @@
 import { PARTICIPANT_SORT_FIELDS } from '../../../domain/competitions/participant-list.js';
 import { COMPETITION_SORT_FIELDS } from '../../../domain/competitions/views.js';
 import { handlerChecked, type JSONSchema, type RouteDef } from '../../route.js';
-import { bool, isoTime, limit, nonEmpty, obj, offset, specificChain, str, strList, uuid, uuidParams } from '../shared/request.js';
-
-const sort: JSONSchema = { type: 'string', default: '', description: 'Comma list of up to 3 fields, `-` for descending' };
+import { AT_LEAST_ONE, bool, isoTime, limit, nonEmpty, obj, offset, sortParam, specificChain, str, strList, uuid, uuidParams } from '../shared/request.js';
 
 /** `{competitionId}` of `POST /api/admin/competitions/{competitionId}/rewards/claim` (compsim only). */
 export const rewardClaimParams = uuidParams('competitionId');
@@ -17,22 +15,10 @@ export const competitionParams = uuidParams('competitionId');
 /** `{competitionId}/agents/{agentId}` path of the agent trade list. */
 export const competitionAgentParams = uuidParams('competitionId', 'agentId');
 
-/**
- * A sort list as the domain reads it: comma-separated fields, `-` for descending; empty parts are
- * skipped and only the first three fields count (anything may follow them).
- */
-export function sortListPattern(fields: readonly string[]): string {
-  const one = `-?(${fields.join('|')})`;
-  return `^(,*|,*${one}(,+${one})?,*|,*${one},+${one},+${one}(,.*)?)$`;
-}
-
 /** `GET /api/competitions`: the spec's defaults (status `active`, sort `createdDate`). */
 export const listCompetitionsQuery = obj({
   status: { type: 'string', enum: ['pending', 'active', 'ending', 'ended'], default: 'active' },
-  sort: handlerChecked({
-    type: 'string', default: 'createdDate', pattern: sortListPattern(COMPETITION_SORT_FIELDS),
-    description: `Up to 3 comma-separated fields, \`-\` for descending: ${COMPETITION_SORT_FIELDS.join(', ')}`,
-  }, { type: 'string', default: 'createdDate' }),
+  sort: sortParam(COMPETITION_SORT_FIELDS, 'createdDate'),
   limit: limit(10), offset,
 });
 
@@ -117,19 +103,27 @@ const startFields = obj({
 /** Start: an existing competition (`competitionId`) or a new one (`name` and the other create fields); the domain names what is missing. */
 export const startCompetitionBody = handlerChecked({
   ...startFields,
-  anyOf: [{ required: ['competitionId'] }, { required: ['name'] }],
+  description: 'Give competitionId (start a pending competition) or name and the create fields (create one and start it).',
+  [AT_LEAST_ONE]: ['competitionId', 'name'],
   // The team era's start: an empty teamIds needs agentIds.
   if: { properties: { teamIds: { maxItems: 0 } }, required: ['teamIds'] },
   then: { properties: { agentIds: { minItems: 1 } }, required: ['agentIds'] },
 }, startFields);
 export const endCompetitionBody = obj({ competitionId: uuid }, ['competitionId']);
-/** Update: at least one field (the domain's `No valid fields provided for update`). */
+/** Fields an update reads: the create fields but the two fixed at creation (`slippageModel`, the team era's `allowCrossChainTrading`). */
+const { slippageModel: _slippage, allowCrossChainTrading: _crossChain, ...updateFields } = competitionFields;
+/** Update: at least one field it reads (the domain's `No valid fields provided for update`). */
 export const updateCompetitionBody = handlerChecked({
-  ...obj(competitionFields), anyOf: Object.keys(competitionFields).map((k) => ({ required: [k] })),
-}, obj(competitionFields));
+  ...obj(updateFields), description: 'At least one of the listed fields (anything else is ignored).', [AT_LEAST_ONE]: Object.keys(updateFields),
+}, obj(updateFields));
 /** `teamId`: the team era's filter, for competitions marked legacy. */
 export const snapshotsQuery = obj({ agentId: uuid, teamId: str });
 
 /** Admin vote body: exactly one of userId / agentId (checked in the domain), and the agent voted for. */
 const voteFields = obj({ userId: uuid, agentId: uuid, votedAgentId: uuid }, ['votedAgentId']);
-export const castVoteBody = handlerChecked({ ...voteFields, oneOf: [{ required: ['userId'] }, { required: ['agentId'] }] }, voteFields);
+export const castVoteBody = handlerChecked({
+  oneOf: [
+    { ...obj({ userId: uuid, votedAgentId: uuid }, ['userId', 'votedAgentId']), not: { required: ['agentId'] }, title: 'UserVote' },
+    { ...obj({ agentId: uuid, votedAgentId: uuid }, ['agentId', 'votedAgentId']), not: { required: ['userId'] }, title: 'AgentOwnerVote' },
+  ],
+}, voteFields);

@@ -15,7 +15,7 @@ function familyRoutes(vendor: 'inferai' | 'eigenai'): RouteDef[] {
   const p = `/api/${vendor}`;
   return [
     {
-      ...base, id: `${vendor}.signatures.submit`, method: 'POST', path: `${p}/signatures`, auth: 'key', invalid: invalidFormat,
+      ...base, id: `${vendor}.signatures.submit`, method: 'POST', path: `${p}/signatures`, auth: 'key', agentOnly: true, invalid: invalidFormat,
       summary: 'Submit a signed inference for verification', schemas: { responses: signatureResponses, body: signatureBody },
       handler: async ({ world, principal, body }) => {
         const r = await submitSignature(world.deps, principal, body);
@@ -28,7 +28,7 @@ function familyRoutes(vendor: 'inferai' | 'eigenai'): RouteDef[] {
       },
     },
     {
-      ...base, id: `${vendor}.badge`, method: 'GET', path: `${p}/badge`, auth: 'key', invalid: invalidQuery,
+      ...base, id: `${vendor}.badge`, method: 'GET', path: `${p}/badge`, auth: 'key', agentOnly: true, invalid: invalidQuery,
       summary: "The caller's verified-inference badge in a competition", schemas: { responses: badgeResponses, query: badgeQuery },
       handler: async ({ world, principal, query }) => {
         const r = await agentBadge(world.deps, principal, query.competitionId);
@@ -41,7 +41,7 @@ function familyRoutes(vendor: 'inferai' | 'eigenai'): RouteDef[] {
       },
     },
     {
-      ...base, id: `${vendor}.submissions`, method: 'GET', path: `${p}/submissions`, auth: 'key', invalid: invalidQuery,
+      ...base, id: `${vendor}.submissions`, method: 'GET', path: `${p}/submissions`, auth: 'key', agentOnly: true, invalid: invalidQuery,
       summary: "The caller's signature submissions, newest first", schemas: { responses: submissionsResponses, query: submissionsQuery },
       handler: async ({ world, principal, query }) => {
         const r = await agentSubmissions(world.deps, principal, query);

@@ -43,7 +43,7 @@ export const LEGACY_ACCOUNT_ROUTES: RouteDef[] = [
     },
   },
   {
-    ...base, id: 'account.resetApiKey', method: 'POST', path: '/api/account/reset-api-key', summary: 'Replace the API key (the old one stops working)',
+    ...base, id: 'account.resetApiKey', agentOnly: true, method: 'POST', path: '/api/account/reset-api-key', summary: 'Replace the API key (the old one stops working)',
     schemas: { responses: accountResetKeyResponses },
     handler: async ({ world, principal }) => ({ body: { success: true, apiKey: await resetApiKey(world.deps, principal) } }),
   },

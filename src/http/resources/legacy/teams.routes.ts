@@ -7,7 +7,7 @@ import { currentPerformanceReport } from '../../../domain/competitions/admin-rep
 import { apiCompetition } from '../competitions/serialize.js';
 import { apiPerformanceRow } from '../reports/serialize.js';
 import type { HandlerRequest, RouteDef } from '../../route.js';
-import { deactivateTeamBody, legacyCompetitionQuery, registerTeamBody, teamParams } from './request.js';
+import { deactivateTeamBody, performanceQuery, registerTeamBody, teamParams } from './request.js';
 import { apiLegacyCompetition, apiListedTeam, apiPerformanceRows, apiRegisteredTeam, apiTeamStatus } from './serialize.js';
 import { deleteTeamResponses, listTeamsResponses, performanceResponses, registerTeamResponses, teamKeyResponses, teamStatusResponses } from './response.js';
 
@@ -69,7 +69,7 @@ export const LEGACY_TEAM_ROUTES: RouteDef[] = [
   },
   {
     ...admin, id: 'admin.reports.performance', method: 'GET', path: '/api/admin/reports/performance', summary: 'Performance report of a competition',
-    schemas: { responses: performanceResponses, query: legacyCompetitionQuery },
+    schemas: { responses: performanceResponses, query: performanceQuery },
     handler: async ({ world, query }) => {
       const r = await performanceReport(world.deps, query.competitionId);
       if (r.competition.slippageModel === 'legacy') {

@@ -1,5 +1,6 @@
 // Request schemas of the partner routes.
 import type { JSONSchema } from '../../route.js';
+import { PARTNER_SORT_FIELDS } from '../../../domain/competitions/partners.js';
 import { nonEmpty, obj, pagingQuery, str, uuid } from '../shared/request.js';
 
 const nStr: JSONSchema = { type: ['string', 'null'] };
@@ -7,7 +8,7 @@ const position: JSONSchema = { type: 'integer', minimum: 0 };
 
 export const createPartnerBody = obj({ name: nonEmpty, url: nStr, logoUrl: nStr, details: nStr }, ['name']);
 export const updatePartnerBody = obj({ name: nonEmpty, url: nStr, logoUrl: nStr, details: nStr });
-export const listPartnersQuery = pagingQuery(50, 'name', { nameFilter: str });
+export const listPartnersQuery = pagingQuery(50, PARTNER_SORT_FIELDS, 'name', { nameFilter: str });
 export const partnerParams = obj({ partnerId: uuid }, ['partnerId']);
 export const competitionPartnerParams = obj({ competitionId: uuid, partnerId: uuid }, ['competitionId', 'partnerId']);
 export const addCompetitionPartnerBody = obj({ partnerId: uuid, position }, ['partnerId', 'position']);

@@ -19,7 +19,7 @@ const admin = { generation: 'current', tag: 'admin', auth: 'admin' } as const;
 /** Perps routes. */
 export const PERPS_ROUTES: RouteDef[] = [
   {
-    ...agent, id: 'agent.perps.positions', method: 'GET', path: '/api/agent/perps/positions', summary: "The agent's perps positions (open and closed)",
+    ...agent, id: 'agent.perps.positions', agentOnly: true, method: 'GET', path: '/api/agent/perps/positions', summary: "The agent's perps positions (open and closed)",
     schemas: { responses: perpsPositionsResponses, query: perpsQuery },
     handler: async ({ world, principal, query }) => {
       const r = await agentPerpsPositions(world.deps, principal, query.competitionId);
@@ -27,7 +27,7 @@ export const PERPS_ROUTES: RouteDef[] = [
     },
   },
   {
-    ...agent, id: 'agent.perps.account', method: 'GET', path: '/api/agent/perps/account', summary: "The agent's perps account summary",
+    ...agent, id: 'agent.perps.account', agentOnly: true, method: 'GET', path: '/api/agent/perps/account', summary: "The agent's perps account summary",
     schemas: { responses: perpsAccountResponses, query: perpsQuery },
     handler: async ({ world, principal, query }) => {
       const a = await agentPerpsAccount(world.deps, principal, query.competitionId);

@@ -1,10 +1,9 @@
 // Request schemas of perpetual futures: agent and public position reads, admin open/close.
-import type { JSONSchema } from '../../route.js';
+import { handlerChecked } from '../../route.js';
 import { limit, nonEmpty, obj, offset, str, uuid } from '../shared/request.js';
 
-
-/** `?competitionId=` of the agent perps routes: any string (upstream does not validate it; unknown -> 404). */
-export const perpsQuery = obj({ competitionId: str });
+/** `?competitionId=` of the agent perps routes: a competition's id (the domain answers anything else: unknown -> 404). */
+export const perpsQuery = obj({ competitionId: handlerChecked(uuid, str) });
 /** `?status=&limit=&offset=` of the all-positions list (upstream's generic paging: default limit 10). */
 export const allPositionsQuery = obj({ status: { type: 'string', default: 'Open' }, limit: limit(10), offset });
 

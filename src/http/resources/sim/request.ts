@@ -25,7 +25,7 @@ export const resetBody = obj({
       startTime: { type: ['number', 'string'] },
       prices: obj({ kind: { type: 'string', enum: ['constant', 'tape', 'randomWalk'] } }, ['kind']),
       slippage: { type: 'string', enum: ['upstream', 'expected', 'none'] },
-      snapshotIntervalMs: { type: 'number' },
+      snapshotIntervalMs: { type: 'number', minimum: 1000 },
       maxTradePercentage: { type: 'number' },
       evmChains: { type: 'array', items: specificChain },
       defaultInitialBalances: { type: 'array', items: obj({ specificChain, tokenSymbol: nonEmpty, amount: { type: 'number' } }, ['specificChain', 'tokenSymbol', 'amount']) },
@@ -39,24 +39,42 @@ export const resetBody = obj({
   },
 });
 
+const advanceMs: JSONSchema = { type: 'number', minimum: 0, maximum: MAX_CLOCK_JUMP_MS, description: 'Milliseconds to move forward' };
+const set: JSONSchema = { ...isoTime, description: 'The instant to move to (forward only)' };
+const details: JSONSchema = { ...bool, description: 'Also list the jobs that ran' };
 /** Exactly one of `advanceMs` and `set` (checked by the handler, which names both). */
-export const clockBody = obj({ advanceMs: { type: 'number', minimum: 0, maximum: MAX_CLOCK_JUMP_MS }, set: isoTime, details: bool });
+export const clockBody = handlerChecked({
+  oneOf: [
+    { ...obj({ advanceMs, details }, ['advanceMs']), not: { required: ['set'] }, title: 'ClockAdvance' },
+    { ...obj({ set, details }, ['set']), not: { required: ['advanceMs'] }, title: 'ClockSet' },
+  ],
+}, obj({ advanceMs, set, details }));
 
 /** `POST /api/sim/prices`. */
 export const pricesBody = obj({
   prices: { type: 'array', items: obj({ token: nonEmpty, specificChain, price: { type: 'number', minimum: 0 }, symbol: str }, ['token', 'price']) },
 }, ['prices']);
 
-/** `POST /api/sim/prices/tape`; points are checked by the world (times may be ISO strings). */
+/** One tape point: `[time, price]`, the time in epoch ms or as an instant. */
+const tapePoint: JSONSchema = {
+  type: 'array', minItems: 2, maxItems: 2, description: '[time, price]: the time in epoch ms or as an RFC 3339 instant, the price in USD',
+  prefixItems: [{ anyOf: [{ type: 'number' }, isoTime] }, { type: 'number', minimum: 0 }],
+  items: { anyOf: [{ type: 'number' }, isoTime] },
+};
+
+/** `POST /api/sim/prices/tape`; points are checked by the world (keys name a catalogue token or a perps asset). */
 export const tapeBody = obj({
-  tapes: { type: 'object', additionalProperties: { type: 'array', minItems: 1, items: { type: 'array', minItems: 2, maxItems: 2 } } },
+  tapes: {
+    type: 'object', description: 'Tapes by `chain:address` (or a perps asset symbol such as BTC)',
+    additionalProperties: handlerChecked({ type: 'array', minItems: 1, items: tapePoint }, { type: 'array', minItems: 1, items: { type: 'array', minItems: 2, maxItems: 2 } }),
+  },
 }, ['tapes']);
 
 /** `POST /api/sim/load`: documentation only; the world checks the document (400 `Invalid world document: ...`). */
 export const loadBody: JSONSchema = handlerChecked({
   type: 'object', description: "A 'compsim-world' document as GET /api/sim/dump returns it (up to 200 MB)",
   properties: {
-    format: { const: 'compsim-world' }, version: { type: 'integer', description: 'Format version' },
+    format: { const: 'compsim-world' }, version: { const: 1, description: 'Format version' },
     tables: { type: 'object', additionalProperties: true, description: 'Rows per table' },
     seqs: { type: 'object', additionalProperties: true, description: 'Sequence counters' },
     aux: { type: 'object', additionalProperties: true, description: 'Clock, ids, price overrides, tapes, faults ...' },

@@ -8,7 +8,7 @@ import { agentTradesResponses, balancesResponses } from './response.js';
 /** Own-agent routes. */
 export const AGENT_ROUTES: RouteDef[] = [
   {
-    id: 'agent.balances', method: 'GET', path: '/api/agent/balances', auth: 'key', generation: 'current', tag: 'agent',
+    id: 'agent.balances', method: 'GET', path: '/api/agent/balances', auth: 'key', agentOnly: true, generation: 'current', tag: 'agent',
     summary: "The agent's balances in a competition", schemas: { responses: balancesResponses, query: competitionQuery },
     handler: async ({ world, principal, query }) => {
       const r = await agentBalances(world.deps, principal, query.competitionId);
@@ -16,7 +16,7 @@ export const AGENT_ROUTES: RouteDef[] = [
     },
   },
   {
-    id: 'agent.trades', method: 'GET', path: '/api/agent/trades', auth: 'key', generation: 'current', tag: 'agent',
+    id: 'agent.trades', method: 'GET', path: '/api/agent/trades', auth: 'key', agentOnly: true, generation: 'current', tag: 'agent',
     summary: "The agent's trades in a competition, newest first", schemas: { responses: agentTradesResponses, query: competitionQuery },
     handler: async ({ world, principal, query }) => {
       const r = await agentTrades(world.deps, principal, query.competitionId);

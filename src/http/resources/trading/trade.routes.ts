@@ -7,7 +7,7 @@ import { executeResponses, quoteResponses } from './response.js';
 /** Trade routes. */
 export const TRADE_ROUTES: RouteDef[] = [
   {
-    id: 'trade.execute', method: 'POST', path: '/api/trade/execute', auth: 'key', generation: 'shared', tag: 'trade',
+    id: 'trade.execute', method: 'POST', path: '/api/trade/execute', auth: 'key', agentOnly: true, generation: 'shared', tag: 'trade',
     summary: 'Execute a paper trade (a team key gets the legacy engine and transaction)', schemas: { responses: executeResponses, body: executeBody },
     handler: executeAnyGeneration,
   },
