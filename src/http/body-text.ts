@@ -11,6 +11,11 @@ export const LOAD_BODY_LIMIT_BYTES = 200 * 1024 * 1024;
 export const LOAD_PATH = '/api/sim/load';
 /** The 400 message of a body that is not strict JSON. */
 export const INVALID_JSON_MESSAGE = 'Invalid JSON in request body';
+/** The 400 message of a body holding a `__proto__` key (valid JSON, refused so no object's prototype can be set from outside). */
+export const PROTO_KEY_MESSAGE = 'Invalid request body: a "__proto__" key is not allowed (at any depth)';
+
+/** Thrown by {@link refuseProto}, so the catch below can tell it from malformed JSON. */
+class ProtoKeyError extends SyntaxError {}
 
 /** The 413 error of a body over its limit. */
 export function tooLargeError(load: boolean): HttpError {
@@ -22,14 +27,14 @@ const STRICT_JSON = /^[\x20\x09\x0a\x0d]*(\[|\{)/;
 
 /** koa-bodyparser refuses a `__proto__` key at any depth; JSON.parse calls this for every key it reads. */
 function refuseProto(key: string, value: unknown): unknown {
-  if (key === '__proto__') throw new SyntaxError('forbidden __proto__ key');
+  if (key === '__proto__') throw new ProtoKeyError('forbidden __proto__ key');
   return value;
 }
 
 /**
  * A request body's text with its `Content-Type` as `compsim serve` reads it: `''` -> undefined
  * (dispatch takes it as `{}`); JSON (or no type) over the limit -> 413; not an object or array,
- * malformed, or with a `__proto__` key -> 400 `Invalid JSON in request body`; forms as forms
+ * malformed -> 400 `Invalid JSON in request body`; with a `__proto__` key -> 400 {@link PROTO_KEY_MESSAGE}; forms as forms
  * (1 MB); other types not at all (undefined).
  */
 export function readBodyText(text: string, type: string | undefined, load: boolean): unknown {
@@ -46,7 +51,7 @@ export function readBodyText(text: string, type: string | undefined, load: boole
   try {
     if (!STRICT_JSON.test(str)) throw new SyntaxError('not an object or an array');
     return JSON.parse(str, refuseProto);
-  } catch {
-    throw new HttpError(400, INVALID_JSON_MESSAGE);
+  } catch (err) {
+    throw new HttpError(400, err instanceof ProtoKeyError ? PROTO_KEY_MESSAGE : INVALID_JSON_MESSAGE);
   }
 }

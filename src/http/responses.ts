@@ -19,7 +19,7 @@ export { COMPONENTS, ErrorResponse, type Responses };
 export const STATUS_DESCRIPTIONS: Record<number, string> = {
   200: 'OK',
   201: 'Created',
-  400: 'Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it',
+  400: 'Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it',
   401: 'Authentication required, or the key is invalid (an admin key where an agent is needed)',
   403: 'Forbidden: not allowed for this caller (inactive admin, deactivated team, not a participant, ...)',
   404: 'Not found',

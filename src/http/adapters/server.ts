@@ -8,7 +8,7 @@ import bodyParser from 'koa-bodyparser';
 import { ANONYMOUS } from '../../domain/access/auth.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Principal } from '../../domain/model.js';
-import { BODY_LIMIT, INVALID_JSON_MESSAGE, LOAD_BODY_LIMIT, LOAD_PATH, tooLargeError } from '../body-text.js';
+import { BODY_LIMIT, INVALID_JSON_MESSAGE, LOAD_BODY_LIMIT, LOAD_PATH, PROTO_KEY_MESSAGE, tooLargeError } from '../body-text.js';
 import { routeTable, serveRequest, type RouteMatch } from '../dispatch.js';
 import { HttpError } from '../envelope.js';
 import { createResponseChecker, type ResponseViolation } from '../response-check.js';
@@ -55,6 +55,8 @@ function principalLabel(p: Principal): string {
 function bodyError(err: unknown, load: boolean): unknown {
   const e = err as { status?: number; type?: string };
   if (e.status === 413 || e.type === 'entity.too.large') return tooLargeError(load);
+  // koa-bodyparser's JSON parser (@hapi/bourne) says which refusal it was only in its message.
+  if (err instanceof SyntaxError && /forbidden prototype property/.test(err.message)) return new HttpError(400, PROTO_KEY_MESSAGE);
   if (e.status === 400 || e.type === 'entity.parse.failed') return new HttpError(400, INVALID_JSON_MESSAGE);
   if (e.status === 415) return new HttpError(415, 'Unsupported request body encoding');
   // A corrupt gzip, deflate or brotli body fails inside zlib, without a status: still the request's fault.
