@@ -66,9 +66,30 @@ function invokedDirectly(): boolean {
   }
 }
 
+/** Resolves once everything written to `stream` so far has been handed to the OS (or the stream failed or closed). */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed || !stream.writable) return resolve();
+    stream.once('error', () => resolve());
+    stream.once('close', () => resolve());
+    // Writes are handled in order: the callback of an empty write runs after every earlier one.
+    stream.write('', () => resolve());
+  });
+}
+
+/**
+ * Exits with `code` once standard output and standard error have drained. A pipe is written
+ * asynchronously: exiting at once cut a large output (the OpenAPI document, a dump, a report) at
+ * the pipe's buffer size, 64 KiB.
+ */
+export async function exitWhenWritten(code: number): Promise<never> {
+  await Promise.all([drained(process.stdout), drained(process.stderr)]);
+  process.exit(code);
+}
+
 if (invokedDirectly()) {
-  main(process.argv.slice(2)).then((code) => process.exit(code), (err: unknown) => {
+  main(process.argv.slice(2)).then((code) => exitWhenWritten(code), (err: unknown) => {
     process.stderr.write(`compsim: ${(err as Error).stack ?? String(err)}\n`);
-    process.exit(1);
+    return exitWhenWritten(1);
   });
 }

@@ -1,5 +1,5 @@
 // Test helper child: loads the compsim CLI, prints `warm`, then runs `compsim <argv>` with the JSON argument array of the first stdin line (a pre-warmed CLI process).
-import { main } from '../../src/cli/main.js';
+import { exitWhenWritten, main } from '../../src/cli/main.js';
 
 let started = false;
 let buf = '';
@@ -10,9 +10,9 @@ process.stdin.on('data', (d: string) => {
   if (started || nl < 0) return;
   started = true;
   const argv = JSON.parse(buf.slice(0, nl)) as string[];
-  main(argv).then((code) => process.exit(code), (err: unknown) => {
+  main(argv).then((code) => exitWhenWritten(code), (err: unknown) => {
     process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-    process.exit(1);
+    return exitWhenWritten(1);
   });
 });
 // The parent went away before using this child.
