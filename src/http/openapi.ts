@@ -9,7 +9,7 @@ import { AT_LEAST_ONE } from './resources/shared/request.js';
 export interface OpenApiOptions {
   /** `info.version` (compsim's package version). */
   version: string;
-  /** Base URL of `servers[0]`; absent = the document's own origin (what Swagger UI "Try it out" wants). */
+  /** Base URL of `servers[0]`; absent = `/`, the document's own origin (what Swagger UI "Try it out" wants). */
   serverUrl?: string;
   /** Include `/api/sim/*` (default true). */
   simApi?: boolean;
@@ -267,7 +267,8 @@ export function buildOpenApi(routes: readonly RouteDef[] = ROUTES, options: Open
       ].join(' '),
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    ...(options.serverUrl !== undefined ? { servers: [{ url: options.serverUrl }] } : {}),
+    // `/` (the default OpenAPI assumes when none is given, said explicitly): relative to the document's own origin.
+    servers: [{ url: options.serverUrl ?? '/' }],
     tags: TAGS.filter((t) => usedTags.has(t.name)),
     paths,
     components: {

@@ -153,7 +153,7 @@ describe('/worlds/{id} base paths', () => {
     const doc = await s.call('GET', '/worlds/w1/api/openapi.json');
     expect(doc.status).to.equal(200);
     expect(doc.body.servers).to.deep.equal([{ url: '/worlds/w1', description: 'world w1' }]);
-    expect((await s.call('GET', '/api/openapi.json')).body.servers).to.equal(undefined);
+    expect((await s.call('GET', '/api/openapi.json')).body.servers).to.deep.equal([{ url: '/' }]);
     for (const page of ['/worlds/w1', '/worlds/w1/', '/worlds/w1/api/docs']) {
       const res = await fetch(`${s.url}${page}`);
       expect(res.status, page).to.equal(200);
