@@ -72,7 +72,7 @@ export interface paths {
         put?: never;
         /**
          * Execute a paper trade (a team key gets the legacy engine and transaction)
-         * @description Generation: both (the caller's key picks the shapes). Agent (or team) API key; an admin key is also accepted. Route id `trade.execute`.
+         * @description Generation: both (the caller's key picks the shapes). Agent (or team) API key only: the route acts for the calling agent, so an admin key answers 401. Route id `trade.execute`.
          */
         post: operations["trade.execute"];
         delete?: never;
@@ -110,7 +110,7 @@ export interface paths {
         };
         /**
          * The agent's balances in a competition
-         * @description Generation: current (agents). Agent (or team) API key; an admin key is also accepted. Route id `agent.balances`.
+         * @description Generation: current (agents). Agent (or team) API key only: the route acts for the calling agent, so an admin key answers 401. Route id `agent.balances`.
          */
         get: operations["agent.balances"];
         put?: never;
@@ -130,7 +130,7 @@ export interface paths {
         };
         /**
          * The agent's trades in a competition, newest first
-         * @description Generation: current (agents). Agent (or team) API key; an admin key is also accepted. Route id `agent.trades`.
+         * @description Generation: current (agents). Agent (or team) API key only: the route acts for the calling agent, so an admin key answers 401. Route id `agent.trades`.
          */
         get: operations["agent.trades"];
         put?: never;
@@ -372,12 +372,12 @@ export interface paths {
         put?: never;
         /**
          * Join a pending competition (the calling agent only)
-         * @description Generation: current (agents). Agent (or team) API key; an admin key is also accepted. Route id `competitions.agents.join`.
+         * @description Generation: current (agents). Agent (or team) API key only: the route acts for the calling agent, so an admin key answers 401. Route id `competitions.agents.join`.
          */
         post: operations["competitions.agents.join"];
         /**
          * Leave a competition (the calling agent only)
-         * @description Generation: current (agents). Agent (or team) API key; an admin key is also accepted. Route id `competitions.agents.leave`.
+         * @description Generation: current (agents). Agent (or team) API key only: the route acts for the calling agent, so an admin key answers 401. Route id `competitions.agents.leave`.
          */
         delete: operations["competitions.agents.leave"];
         options?: never;
@@ -1288,7 +1288,7 @@ export interface paths {
         put?: never;
         /**
          * Replace the API key (the old one stops working)
-         * @description Generation: legacy (teams). Agent (or team) API key; an admin key is also accepted. Route id `account.resetApiKey`.
+         * @description Generation: legacy (teams). Agent (or team) API key only: the route acts for the calling agent, so an admin key answers 401. Route id `account.resetApiKey`.
          */
         post: operations["account.resetApiKey"];
         delete?: never;
@@ -1426,12 +1426,12 @@ export interface paths {
         };
         /**
          * The calling agent and its owner
-         * @description Generation: current (agents). Agent (or team) API key; an admin key is also accepted. Route id `agent.profile.get`.
+         * @description Generation: current (agents). Agent (or team) API key only: the route acts for the calling agent, so an admin key answers 401. Route id `agent.profile.get`.
          */
         get: operations["agent.profile.get"];
         /**
          * Update the calling agent's description and image URL
-         * @description Generation: current (agents). Agent (or team) API key; an admin key is also accepted. Route id `agent.profile.update`.
+         * @description Generation: current (agents). Agent (or team) API key only: the route acts for the calling agent, so an admin key answers 401. Route id `agent.profile.update`.
          */
         put: operations["agent.profile.update"];
         post?: never;
@@ -1452,7 +1452,7 @@ export interface paths {
         put?: never;
         /**
          * Replace the calling agent's API key
-         * @description Generation: current (agents). Agent (or team) API key; an admin key is also accepted. Route id `agent.resetApiKey`.
+         * @description Generation: current (agents). Agent (or team) API key only: the route acts for the calling agent, so an admin key answers 401. Route id `agent.resetApiKey`.
          */
         post: operations["agent.resetApiKey"];
         delete?: never;
@@ -1610,7 +1610,7 @@ export interface paths {
         };
         /**
          * A wallet-verification nonce (valid 10 minutes)
-         * @description Generation: current (agents). Agent (or team) API key; an admin key is also accepted. Route id `auth.nonce`.
+         * @description Generation: current (agents). Agent (or team) API key only: the route acts for the calling agent, so an admin key answers 401. Route id `auth.nonce`.
          */
         get: operations["auth.nonce"];
         put?: never;
@@ -1632,7 +1632,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a signed message and set the agent's wallet
-         * @description Generation: current (agents). Agent (or team) API key; an admin key is also accepted. Route id `auth.verify`.
+         * @description Generation: current (agents). Agent (or team) API key only: the route acts for the calling agent, so an admin key answers 401. Route id `auth.verify`.
          */
         post: operations["auth.verify"];
         delete?: never;
@@ -1652,7 +1652,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a signed inference for verification
-         * @description Generation: current (agents). Agent (or team) API key; an admin key is also accepted. Route id `inferai.signatures.submit`.
+         * @description Generation: current (agents). Agent (or team) API key only: the route acts for the calling agent, so an admin key answers 401. Route id `inferai.signatures.submit`.
          */
         post: operations["inferai.signatures.submit"];
         delete?: never;
@@ -1670,7 +1670,7 @@ export interface paths {
         };
         /**
          * The caller's verified-inference badge in a competition
-         * @description Generation: current (agents). Agent (or team) API key; an admin key is also accepted. Route id `inferai.badge`.
+         * @description Generation: current (agents). Agent (or team) API key only: the route acts for the calling agent, so an admin key answers 401. Route id `inferai.badge`.
          */
         get: operations["inferai.badge"];
         put?: never;
@@ -1690,7 +1690,7 @@ export interface paths {
         };
         /**
          * The caller's signature submissions, newest first
-         * @description Generation: current (agents). Agent (or team) API key; an admin key is also accepted. Route id `inferai.submissions`.
+         * @description Generation: current (agents). Agent (or team) API key only: the route acts for the calling agent, so an admin key answers 401. Route id `inferai.submissions`.
          */
         get: operations["inferai.submissions"];
         put?: never;
@@ -1732,7 +1732,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a signed inference for verification
-         * @description Generation: current (agents). Agent (or team) API key; an admin key is also accepted. Route id `eigenai.signatures.submit`.
+         * @description Generation: current (agents). Agent (or team) API key only: the route acts for the calling agent, so an admin key answers 401. Route id `eigenai.signatures.submit`.
          */
         post: operations["eigenai.signatures.submit"];
         delete?: never;
@@ -1750,7 +1750,7 @@ export interface paths {
         };
         /**
          * The caller's verified-inference badge in a competition
-         * @description Generation: current (agents). Agent (or team) API key; an admin key is also accepted. Route id `eigenai.badge`.
+         * @description Generation: current (agents). Agent (or team) API key only: the route acts for the calling agent, so an admin key answers 401. Route id `eigenai.badge`.
          */
         get: operations["eigenai.badge"];
         put?: never;
@@ -1770,7 +1770,7 @@ export interface paths {
         };
         /**
          * The caller's signature submissions, newest first
-         * @description Generation: current (agents). Agent (or team) API key; an admin key is also accepted. Route id `eigenai.submissions`.
+         * @description Generation: current (agents). Agent (or team) API key only: the route acts for the calling agent, so an admin key answers 401. Route id `eigenai.submissions`.
          */
         get: operations["eigenai.submissions"];
         put?: never;
@@ -1810,7 +1810,7 @@ export interface paths {
         };
         /**
          * The agent's perps positions (open and closed)
-         * @description Generation: current (agents). Agent (or team) API key; an admin key is also accepted. Route id `agent.perps.positions`.
+         * @description Generation: current (agents). Agent (or team) API key only: the route acts for the calling agent, so an admin key answers 401. Route id `agent.perps.positions`.
          */
         get: operations["agent.perps.positions"];
         put?: never;
@@ -1830,7 +1830,7 @@ export interface paths {
         };
         /**
          * The agent's perps account summary
-         * @description Generation: current (agents). Agent (or team) API key; an admin key is also accepted. Route id `agent.perps.account`.
+         * @description Generation: current (agents). Agent (or team) API key only: the route acts for the calling agent, so an admin key answers 401. Route id `agent.perps.account`.
          */
         get: operations["agent.perps.account"];
         put?: never;
@@ -3452,7 +3452,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3549,7 +3549,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3644,7 +3644,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"] | components["schemas"]["LegacyQuote"];
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3728,7 +3728,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3811,7 +3811,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3898,7 +3898,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3958,7 +3958,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompetitionLeaderboard"];
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4232,7 +4232,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4316,7 +4316,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4390,7 +4390,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4466,7 +4466,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4545,7 +4545,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4633,7 +4633,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4716,7 +4716,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4817,7 +4817,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4897,12 +4897,15 @@ export interface operations {
             content: {
                 "application/json": {
                     /** Format: uuid */
-                    userId?: string;
-                    /** Format: uuid */
-                    agentId?: string;
+                    userId: string;
                     /** Format: uuid */
                     votedAgentId: string;
-                } & (unknown | unknown);
+                } | {
+                    /** Format: uuid */
+                    agentId: string;
+                    /** Format: uuid */
+                    votedAgentId: string;
+                };
             };
         };
         responses: {
@@ -4927,7 +4930,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5015,7 +5018,7 @@ export interface operations {
                 "application/json": {
                     username: string;
                     password: string;
-                    /** Format: email */
+                    /** @description An email address whose domain has a dot (name@example.com) */
                     email: string;
                 };
             };
@@ -5035,7 +5038,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5178,7 +5181,7 @@ export interface operations {
                 "application/json": {
                     walletAddress: string;
                     name?: string;
-                    /** Format: email */
+                    /** @description An email address whose domain has a dot (name@example.com) */
                     email?: string;
                     userImageUrl?: string;
                     /** @description Any JSON value */
@@ -5192,7 +5195,7 @@ export interface operations {
                     /** @description Any JSON value */
                     agentMetadata?: unknown;
                     agentWalletAddress?: string;
-                    /** Format: email */
+                    /** @description An email address whose domain has a dot (name@example.com) */
                     agentEmail?: string;
                 };
             };
@@ -5213,7 +5216,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5285,6 +5288,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description Up to 3 comma-separated fields, `-` for descending: id, ownerId, walletAddress, name, handle, description, imageUrl, status, createdAt, updatedAt */
                 sort?: string;
             };
             header?: never;
@@ -5307,7 +5311,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5374,7 +5378,7 @@ export interface operations {
                     agent: {
                         name: string;
                         handle?: string;
-                        /** Format: email */
+                        /** @description An email address whose domain has a dot (name@example.com) */
                         email?: string;
                         walletAddress?: string;
                         description?: string;
@@ -5399,7 +5403,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5499,7 +5503,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5573,7 +5577,7 @@ export interface operations {
                     handle?: string;
                     description?: string;
                     imageUrl?: string;
-                    /** Format: email */
+                    /** @description An email address whose domain has a dot (name@example.com) */
                     email?: string;
                     /** @description Any JSON value */
                     metadata?: unknown;
@@ -5596,7 +5600,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5696,7 +5700,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5791,7 +5795,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5886,7 +5890,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5981,7 +5985,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6068,43 +6072,43 @@ export interface operations {
                     /** @enum {string} */
                     type?: "trading" | "perpetual_futures" | "spot_live_trading" | "sports_prediction";
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     startDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     endDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant (ISO 8601); not after joinEndDate
+                     * Format: date-time
+                     * @description An instant (RFC 3339); not after joinEndDate
                      */
                     joinStartDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     joinEndDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     boostStartDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     boostEndDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     votingStartDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     votingEndDate?: string;
                     maxParticipants?: number;
@@ -6174,7 +6178,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6248,7 +6252,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     name?: string;
@@ -6261,43 +6265,43 @@ export interface operations {
                     /** @enum {string} */
                     type?: "trading" | "perpetual_futures" | "spot_live_trading" | "sports_prediction";
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     startDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     endDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant (ISO 8601); not after joinEndDate
+                     * Format: date-time
+                     * @description An instant (RFC 3339); not after joinEndDate
                      */
                     joinStartDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     joinEndDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     boostStartDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     boostEndDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     votingStartDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     votingEndDate?: string;
                     maxParticipants?: number;
@@ -6354,7 +6358,7 @@ export interface operations {
                     competitionId?: string;
                     agentIds?: string[];
                     teamIds?: string[];
-                } | unknown | unknown;
+                };
             };
         };
         responses: {
@@ -6387,7 +6391,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6505,7 +6509,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6581,7 +6585,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     name?: string;
@@ -6594,43 +6598,43 @@ export interface operations {
                     /** @enum {string} */
                     type?: "trading" | "perpetual_futures" | "spot_live_trading" | "sports_prediction";
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     startDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     endDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant (ISO 8601); not after joinEndDate
+                     * Format: date-time
+                     * @description An instant (RFC 3339); not after joinEndDate
                      */
                     joinStartDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     joinEndDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     boostStartDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     boostEndDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     votingStartDate?: string;
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     votingEndDate?: string;
                     maxParticipants?: number;
@@ -6661,10 +6665,6 @@ export interface operations {
                     blocklist?: string[];
                     minRecallRank?: number;
                     allowlistOnly?: boolean;
-                    /** @description Team era: literal true allows cross-chain trading; any other JSON value disallows it */
-                    allowCrossChainTrading?: unknown;
-                    /** @enum {string} */
-                    slippageModel?: "legacy" | "current";
                     perpsInitialEquityUsd?: number;
                     /** @description No effect in compsim, which has no boosts */
                     boostTimeDecayRate?: number;
@@ -6683,7 +6683,7 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     gameIds?: string[];
-                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                };
             };
         };
         responses: {
@@ -6700,7 +6700,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6810,7 +6810,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6904,7 +6904,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7021,7 +7021,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7122,7 +7122,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7194,6 +7194,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description Up to 3 comma-separated fields, `-` for descending: id, name, createdAt, updatedAt */
                 sort?: string;
                 name?: string;
             };
@@ -7217,7 +7218,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7276,6 +7277,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Lower-case letters, digits and dashes */
                     id: string;
                     name: string;
                     createdBy?: string;
@@ -7300,7 +7302,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7391,7 +7393,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7483,7 +7485,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7574,7 +7576,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7712,7 +7714,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7785,7 +7787,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7875,7 +7877,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7966,7 +7968,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8049,7 +8051,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8140,7 +8142,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8223,7 +8225,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8295,6 +8297,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description Up to 3 comma-separated fields, `-` for descending: name, createdAt, updatedAt */
                 sort?: string;
                 nameFilter?: string;
             };
@@ -8318,7 +8321,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8398,7 +8401,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8480,7 +8483,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8571,7 +8574,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8662,7 +8665,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8764,7 +8767,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8869,7 +8872,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8990,7 +8993,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9103,7 +9106,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9195,7 +9198,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9273,7 +9276,7 @@ export interface operations {
             content: {
                 "application/json": {
                     teamName: string;
-                    /** Format: email */
+                    /** @description An email address whose domain has a dot (name@example.com) */
                     email: string;
                     contactPerson: string;
                     /** @description Default: one is generated */
@@ -9307,7 +9310,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9367,7 +9370,7 @@ export interface operations {
             content: {
                 "application/json": {
                     teamName: string;
-                    /** Format: email */
+                    /** @description An email address whose domain has a dot (name@example.com) */
                     email: string;
                     contactPerson: string;
                     /** @description Default: one is generated */
@@ -9401,7 +9404,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9571,7 +9574,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9653,7 +9656,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9750,7 +9753,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9841,7 +9844,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9910,8 +9913,8 @@ export interface operations {
     };
     "admin.reports.performance": {
         parameters: {
-            query?: {
-                competitionId?: string;
+            query: {
+                competitionId: string;
             };
             header?: never;
             path?: never;
@@ -9955,7 +9958,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10105,7 +10108,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10331,7 +10334,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10402,7 +10405,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10502,7 +10505,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10666,7 +10669,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10779,8 +10782,9 @@ export interface operations {
     };
     "price.tokenInfo": {
         parameters: {
-            query?: {
-                token?: string;
+            query: {
+                /** @description Token address */
+                token: string;
                 chain?: string;
                 specificChain?: string;
             };
@@ -10806,7 +10810,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10998,7 +11002,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11078,7 +11082,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11140,7 +11144,7 @@ export interface operations {
         parameters: {
             query?: {
                 filter?: string;
-                /** @description Comma list of up to 3 fields, `-` for descending */
+                /** @description Up to 3 comma-separated fields, `-` for descending: id, ownerId, walletAddress, name, handle, description, imageUrl, status, createdAt, updatedAt */
                 sort?: string;
                 limit?: number;
                 offset?: number;
@@ -11169,7 +11173,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11229,7 +11233,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11274,7 +11278,7 @@ export interface operations {
             query?: {
                 status?: "pending" | "active" | "ending" | "ended";
                 claimed?: boolean;
-                /** @description Comma list of up to 3 fields, `-` for descending */
+                /** @description Up to 3 comma-separated fields, `-` for descending (an unknown field gives an empty page) */
                 sort?: string;
                 limit?: number;
                 offset?: number;
@@ -11301,7 +11305,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11345,7 +11349,7 @@ export interface operations {
         parameters: {
             query?: {
                 name?: string;
-                /** @description Comma list of up to 3 fields, `-` for descending */
+                /** @description Up to 3 comma-separated fields, `-` for descending: id, name, createdAt, updatedAt */
                 sort?: string;
                 limit?: number;
                 offset?: number;
@@ -11370,7 +11374,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11425,7 +11429,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11512,7 +11516,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11585,7 +11589,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11746,7 +11750,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11853,7 +11857,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11958,7 +11962,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12053,7 +12057,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12138,7 +12142,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12218,7 +12222,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12323,7 +12327,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12418,7 +12422,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12503,7 +12507,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12569,7 +12573,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12653,7 +12657,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12738,7 +12742,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12825,7 +12829,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12915,7 +12919,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13009,7 +13013,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13101,7 +13105,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13212,7 +13216,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13312,7 +13316,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13405,7 +13409,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13536,7 +13540,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13660,15 +13664,20 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
-                    advanceMs?: number;
+                    /** @description Milliseconds to move forward */
+                    advanceMs: number;
+                    /** @description Also list the jobs that ran */
+                    details?: boolean;
+                } | {
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description The instant to move to (forward only)
                      */
-                    set?: string;
+                    set: string;
+                    /** @description Also list the jobs that ran */
                     details?: boolean;
                 };
             };
@@ -13693,7 +13702,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13844,7 +13853,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13921,7 +13930,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13987,8 +13996,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Tapes by `chain:address` (or a perps asset symbol such as BTC) */
                     tapes: {
-                        [key: string]: unknown[][];
+                        [key: string]: [
+                            number | string,
+                            number
+                        ][];
                     };
                 };
             };
@@ -14007,7 +14020,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14085,7 +14098,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14166,7 +14179,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14307,8 +14320,11 @@ export interface operations {
                 "application/json": {
                     /** @constant */
                     format: "compsim-world";
-                    /** @description Format version */
-                    version: number;
+                    /**
+                     * @description Format version
+                     * @constant
+                     */
+                    version: 1;
                     /** @description Rows per table */
                     tables: {
                         [key: string]: unknown;
@@ -14339,7 +14355,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14471,8 +14487,8 @@ export interface operations {
                     /** @enum {string} */
                     specificChain?: "eth" | "polygon" | "bsc" | "arbitrum" | "optimism" | "avalanche" | "base" | "linea" | "zksync" | "scroll" | "mantle" | "svm";
                     /**
-                     * Format: iso-time
-                     * @description An instant: ISO 8601 (any text Date.parse reads)
+                     * Format: date-time
+                     * @description An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z
                      */
                     at?: string;
                     /** @enum {string} */
@@ -14499,7 +14515,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14578,7 +14594,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14663,7 +14679,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14747,7 +14763,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14830,7 +14846,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14918,7 +14934,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15097,7 +15113,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15178,7 +15194,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: validation failed (the message names the field), malformed JSON, or a rule refused it */
+            /** @description Bad request: validation failed (the message names the field), malformed JSON, a `__proto__` key anywhere in the body (`Invalid request body: a "__proto__" key is not allowed (at any depth)`), or a rule refused it */
             400: {
                 headers: {
                     [name: string]: unknown;
