@@ -5,7 +5,7 @@ import { email, nonEmpty, obj, str, uuidParams } from '../shared/request.js';
 /** Registration body: checked by the domain, so missing or falsy fields get upstream's one message. */
 export const registerTeamBody = obj({
   teamName: handlerChecked(nonEmpty), email: handlerChecked(email), contactPerson: handlerChecked(nonEmpty),
-  walletAddress: handlerChecked({ type: 'string', pattern: '^0x[0-9a-fA-F]{40}$', description: 'Default: one is generated' }),
+  walletAddress: handlerChecked({ type: 'string', pattern: '^(0x[0-9a-fA-F]{40})?$', description: 'Default (absent or empty): one is generated' }),
   metadata: { description: 'Any JSON value' },
 }, ['teamName', 'email', 'contactPerson']);
 
