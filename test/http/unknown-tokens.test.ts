@@ -6,7 +6,7 @@ import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.j
 import { TOK } from '../helpers/trading.js';
 
 const ODD_EVM = '0x1234567890abcdef1234567890abcdef12345678';
-const ODD_SVM = '4k3Dyjzvzp8eMZWUXbBCjEvwSkkk59S5iCNLY3QrkX6R';
+const ODD_SVM = 'HoDLxWbTwtkvt6B9cMdQUFRzkFpL5M8eX1AFJcgiYT5m';
 const USDC_1000 = [{ specificChain: 'eth', tokenSymbol: 'usdc', amount: 1000 }, { specificChain: 'svm', tokenSymbol: 'usdc', amount: 1000 }];
 
 async function world(extra: WorldOptions = {}) {
@@ -54,7 +54,7 @@ describe('unknown tokens', () => {
       expect((await w.price(ODD_EVM, { specificChain: 'base' })).body.price).to.equal(evm.body.price);
       expect((await w.price(ODD_EVM.toUpperCase().replace('0X', '0x'))).body.price).to.equal(evm.body.price);
       const svm = await w.price(ODD_SVM);
-      expect(svm.body).to.include({ success: true, specificChain: 'svm', symbol: 'SYN4K3D' });
+      expect(svm.body).to.include({ success: true, specificChain: 'svm', symbol: 'SYNHODL' });
     });
 
     it('still refuses what is not an address (and the zero address keeps its own rules)', async () => {
