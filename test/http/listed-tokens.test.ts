@@ -1,6 +1,6 @@
 // Tokens the hosted service prices in its own tests: in the catalogue on their own chains, priced and tradable under the trading constraints, found on their chain without specificChain, in every API version and for team keys.
 import { expect } from 'chai';
-import type { WorldOptions } from '../../src/config.js';
+import type { WorldOptions } from '../../src/world/config.js';
 import { API_VERSIONS, type ApiVersion } from '../../src/domain/versions.js';
 import { createAgent } from '../helpers/actors.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';

@@ -2,11 +2,11 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { readTokensFile } from '../../src/adapters/prices/catalogue.js';
-import type { WorldOptions } from '../../src/config.js';
+import type { WorldOptions } from '../../src/world/config.js';
 import { getPrice } from '../../src/domain/trading/prices.js';
 import { API_VERSIONS, rule, type ApiVersion } from '../../src/domain/versions.js';
 import { SPECIFIC_CHAINS, type SpecificChain } from '../../src/ports/prices.js';
-import { createWorld, type World } from '../../src/world.js';
+import { createWorld, type World } from '../../src/world/world.js';
 import { budget } from '../property/budget.js';
 import { createAgent } from '../helpers/actors.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
