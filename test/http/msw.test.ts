@@ -75,8 +75,11 @@ describe('msw handlers (compsim/msw)', () => {
       return { status: r.status, body: await r.json() as unknown };
     };
     const invalid = { status: 400, body: { success: false, error: 'Invalid JSON in request body' } };
-    for (const text of ['5', '"x"', 'null', '  ', '{"walletAddress":"0x1","__proto__":{"admin":true}}', '{"a":{"\\u005f_proto__":1}}']) {
-      expect(await post('/api/admin/users', text), text).to.deep.equal(invalid);
+    for (const text of ['5', '"x"', 'null', '  ']) expect(await post('/api/admin/users', text), text).to.deep.equal(invalid);
+    // Well-formed JSON with a __proto__ key (spelt out or escaped, at any depth) gets its own message.
+    const protoKey = { status: 400, body: { success: false, error: 'Invalid request body: a "__proto__" key is not allowed (at any depth)' } };
+    for (const text of ['{"walletAddress":"0x1","__proto__":{"admin":true}}', '{"a":{"\\u005f_proto__":1}}']) {
+      expect(await post('/api/admin/users', text), text).to.deep.equal(protoKey);
     }
     // Not read as JSON: the body is empty, so the wallet is missing.
     expect(await post('/api/admin/users', '{"walletAddress":"0x1"}', 'text/plain'))
