@@ -7656,7 +7656,19 @@ export interface operations {
     };
     "admin.search": {
         parameters: {
-            query?: never;
+            query?: {
+                "user.email"?: string;
+                "user.name"?: string;
+                "user.walletAddress"?: string;
+                "user.status"?: "active" | "inactive" | "suspended" | "deleted";
+                "agent.name"?: string;
+                "agent.handle"?: string;
+                "agent.ownerId"?: string;
+                "agent.walletAddress"?: string;
+                "agent.status"?: "active" | "inactive" | "suspended" | "deleted";
+                /** @description true (or empty): keep only agents owned by a user found; false: no effect */
+                join?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -14659,7 +14671,8 @@ export interface operations {
                 path?: string;
                 status?: number;
                 agentId?: string;
-                since?: string;
+                /** @description A journal seq (digits): later entries; or an RFC 3339 instant: entries at or after it */
+                since?: string | unknown | unknown;
                 limit?: number;
             };
             header?: never;

@@ -21,8 +21,8 @@ export const HANDLER_CHECKED = 'x-handler-checked';
  * `contract`, documented as it is, but checked by the handler: request validation applies only
  * `loose` to it, and does not require it even when the object lists it in `required`.
  */
-export function handlerChecked(contract: JSONSchema, loose: JSONSchema = {}): JSONSchema {
-  return { ...contract, [HANDLER_CHECKED]: loose };
+export function handlerChecked<const C extends JSONSchema, const L extends JSONSchema = {}>(contract: C, loose?: L): C & { readonly [HANDLER_CHECKED]: L } {
+  return { ...contract, [HANDLER_CHECKED]: loose ?? {} } as C & { readonly [HANDLER_CHECKED]: L };
 }
 
 /** Maps every schema object inside `schema` (itself included), depth first. */
@@ -69,15 +69,16 @@ export interface HttpWorld {
   worlds?: WorldsControl;
 }
 
-/** A validated request as a handler sees it; no framework objects. */
-export interface HandlerRequest {
+/**
+ * A validated request as a handler sees it; no framework objects. `Body` and `Query` are what the
+ * route's schemas let through (see `route()` in `typed-route.ts`, which derives them); `unknown`
+ * where a route declares no schema for the part.
+ */
+export interface HandlerRequest<Body = unknown, Query = unknown> {
   world: HttpWorld;
   principal: Principal;
-  // Validated by the route's JSON Schemas before the handler runs.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  query: any;
+  body: Body;
+  query: Query;
   params: Record<string, string>;
   headers: Record<string, string>;
 }
@@ -115,5 +116,9 @@ export interface RouteDef {
   schemas?: { params?: JSONSchema; query?: JSONSchema; body?: JSONSchema; responses?: Record<number, JSONSchema> };
   /** 400 message format; default `Invalid request: ${where} (${reason})`. */
   invalid?: (where: string, reason: string) => string;
-  handler: (req: HandlerRequest) => Promise<HandlerResult>;
+  /**
+   * The route's work. A method, so that a handler typed for its own schemas (see `route()`) is a
+   * RouteDef's handler: dispatch calls it only with a request its schemas validated.
+   */
+  handler(req: HandlerRequest): Promise<HandlerResult>;
 }

@@ -39,6 +39,13 @@ describe('/api/admin/arenas', () => {
     expect((await s.call('GET', '/api/admin/arenas/other', { key: ADMIN_KEY })).status).to.equal(404);
   });
 
+  it('rejects an arena without an id, naming the field, and stores nothing (400)', async () => {
+    const { id: _id, ...noId } = arena;
+    const before = (await s.call('GET', '/api/admin/arenas', { key: ADMIN_KEY })).body.arenas.length;
+    expectError(await s.call('POST', '/api/admin/arenas', { key: ADMIN_KEY, body: noId }), 400, 'Invalid request: id (required)');
+    expect((await s.call('GET', '/api/admin/arenas', { key: ADMIN_KEY })).body.arenas).to.have.length(before);
+  });
+
   it('rejects a bad id (400), a duplicate (409) and unknown arenas (404)', async () => {
     expectError(await s.call('POST', '/api/admin/arenas', { key: ADMIN_KEY, body: { ...arena, id: 'Bad_ID' } }), 400, "Arena ID must be lowercase kebab-case (e.g., 'aerodrome-base-weekly')");
     await s.call('POST', '/api/admin/arenas', { key: ADMIN_KEY, body: arena });

@@ -8,9 +8,15 @@ export async function listUsers(deps: Deps): Promise<User[]> {
   return deps.store.read((tx) => tx.all('users'));
 }
 
-const STATUSES = ['active', 'inactive', 'suspended', 'deleted'] as const;
-const USER_KEYS = ['email', 'name', 'walletAddress', 'status'] as const;
-const AGENT_KEYS = ['name', 'handle', 'ownerId', 'walletAddress', 'status'] as const;
+/** Values of a search's `status` filters. */
+export const SEARCH_STATUSES = ['active', 'inactive', 'suspended', 'deleted'] as const;
+/** Fields of a search's user filter (`user.<field>`). */
+export const SEARCH_USER_KEYS = ['email', 'name', 'walletAddress', 'status'] as const;
+/** Fields of a search's agent filter (`agent.<field>`). */
+export const SEARCH_AGENT_KEYS = ['name', 'handle', 'ownerId', 'walletAddress', 'status'] as const;
+const STATUSES = SEARCH_STATUSES;
+const USER_KEYS = SEARCH_USER_KEYS;
+const AGENT_KEYS = SEARCH_AGENT_KEYS;
 
 type UserFilter = Partial<Record<(typeof USER_KEYS)[number], string>>;
 type AgentFilter = Partial<Record<(typeof AGENT_KEYS)[number], string>>;

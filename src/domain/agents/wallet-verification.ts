@@ -116,11 +116,10 @@ function checkMessage(deps: Deps, tx: WriteTx<Tables>, agentId: string, message:
  * no claimed address: any well-formed signature recovers *some* wallet) must not be a user's login
  * wallet nor another agent's; it becomes the agent's `walletAddress`, lower-cased.
  */
-export async function verifyWallet(deps: Deps, principal: Principal, input: VerifyInput | null): Promise<{ walletAddress: string }> {
+export async function verifyWallet(deps: Deps, principal: Principal, input: unknown): Promise<{ walletAddress: string }> {
   const agentId = walletAgentId(principal);
   // Any JSON body is accepted; what is not an object simply lacks the two fields (upstream's check 0).
-  const message = input?.message;
-  const signature = input?.signature;
+  const { message, signature }: VerifyInput = typeof input === 'object' && input !== null ? input : {};
   if (typeof message !== 'string' || typeof signature !== 'string' || !message || !signature) throw new DomainError('WALLET_FIELDS_REQUIRED');
   // The signature covers the original, untrimmed text. Recovering it needs no state (and ethers
   // loads asynchronously), so it runs first; its result is only looked at after the nonce checks.

@@ -41,16 +41,19 @@ export async function seedDefaultArenas(deps: Deps): Promise<void> {
 }
 
 /** Body of `POST /api/admin/arenas`. */
-export interface ArenaInput { id: string; name: string; createdBy?: string; category: string; skill: string; venues?: string[]; chains?: string[] }
+/** `id` may be absent: request validation leaves its rules to {@link createArena} (upstream's kebab-case message). */
+export interface ArenaInput { id?: string; name: string; createdBy?: string; category: string; skill: string; venues?: string[]; chains?: string[] }
 
 /** Creates an arena; bad id -> 400, duplicate -> 409. */
 export async function createArena(deps: Deps, input: ArenaInput): Promise<Arena> {
-  if (!/^[a-z0-9-]+$/.test(input.id)) throw new DomainError('ARENA_BAD_ID');
+  const id = input.id;
+  if (id === undefined) throw new DomainError('INVALID_FIELD', { where: 'id', reason: 'required' });
+  if (!/^[a-z0-9-]+$/.test(id)) throw new DomainError('ARENA_BAD_ID');
   return deps.store.transact((tx) => {
-    if (tx.get('arenas', input.id)) throw new DomainError('ARENA_EXISTS', { id: input.id });
+    if (tx.get('arenas', id)) throw new DomainError('ARENA_EXISTS', { id });
     const now = deps.clock.now();
     return tx.insert('arenas', {
-      id: input.id, name: input.name, createdBy: input.createdBy ?? null, category: input.category, skill: input.skill,
+      id, name: input.name, createdBy: input.createdBy ?? null, category: input.category, skill: input.skill,
       venues: input.venues ?? null, chains: input.chains ?? null, kind: 'Competition', createdAt: now, updatedAt: now,
     });
   });

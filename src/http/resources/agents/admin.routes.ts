@@ -6,11 +6,12 @@ import {
 import { pagination, parseSort } from '../../../domain/data/paging.js';
 import { registerUser } from '../../../domain/agents/users.js';
 import type { RouteDef } from '../../route.js';
+import { route } from '../../typed-route.js';
 import { agentBrief, apiAdmin, apiAgent, apiUser } from './serialize.js';
 import { iso } from '../shared/time.js';
-import { createAgentBody, registerUserBody, setupBody, updateAgentBody } from './request.js';
+import { createAgentBody, listAgentsQuery, registerUserBody, setupBody, updateAgentBody } from './request.js';
 import { reasonBody } from '../shared/request.js';
-import { pagingQuery, uuidParams } from '../shared/request.js';
+import { uuidParams } from '../shared/request.js';
 import { agentKeyResponses, agentResponses, createAgentResponses, createUserResponses, deactivateAgentResponses, deleteAgentResponses, listAgentsResponses, reactivateAgentResponses, setupResponses, updateAgentResponses } from './response.js';
 
 const base = { generation: 'current', tag: 'admin' } as const;
@@ -18,15 +19,15 @@ const agentParams = { params: uuidParams('agentId') };
 
 /** Admin actor routes. */
 export const ADMIN_ACTOR_ROUTES: RouteDef[] = [
-  {
+  route({
     ...base, id: 'admin.setup', method: 'POST', path: '/api/admin/setup', auth: 'public', summary: 'One-time admin bootstrap',
     schemas: { responses: setupResponses, body: setupBody },
     handler: async ({ world, body }) => {
       const { admin, apiKey } = await setupAdmin(world.deps, body);
       return { status: 201, body: { success: true, message: 'Admin account created successfully', admin: apiAdmin(admin, apiKey) } };
     },
-  },
-  {
+  }),
+  route({
     ...base, id: 'admin.users.create', method: 'POST', path: '/api/admin/users', auth: 'admin', summary: 'Register a user (and first agent)',
     schemas: { responses: createUserResponses, body: registerUserBody },
     handler: async ({ world, body }) => {
@@ -36,50 +37,50 @@ export const ADMIN_ACTOR_ROUTES: RouteDef[] = [
       if (r.agent) out.agent = apiAgent(r.agent, r.apiKey);
       return { status: 201, body: out };
     },
-  },
-  {
+  }),
+  route({
     ...base, id: 'admin.agents.create', method: 'POST', path: '/api/admin/agents', auth: 'admin', summary: 'Create an agent for a user',
     schemas: { responses: createAgentResponses, body: createAgentBody },
     handler: async ({ world, body }) => {
       const { agent, apiKey } = await createAgentForOwner(world.deps, body.user, body.agent);
       return { status: 201, body: { success: true, agent: apiAgent(agent, apiKey) } };
     },
-  },
-  {
+  }),
+  route({
     ...base, id: 'admin.agents.list', method: 'GET', path: '/api/admin/agents', auth: 'admin', summary: 'List agents',
-    schemas: { responses: listAgentsResponses, query: pagingQuery(50, AGENT_SORT_FIELDS, '-createdAt') },
+    schemas: { responses: listAgentsResponses, query: listAgentsQuery },
     handler: async ({ world, query }) => {
       const { agents, total } = await listAgents(world.deps, { limit: query.limit, offset: query.offset, sort: parseSort(query.sort, AGENT_SORT_FIELDS) });
       return { body: { success: true, agents: agents.map((a) => apiAgent(a)), pagination: pagination(total, query.limit, query.offset) } };
     },
-  },
-  {
+  }),
+  route({
     ...base, id: 'admin.agents.get', method: 'GET', path: '/api/admin/agents/{agentId}', auth: 'admin', summary: 'Get an agent',
     schemas: { ...agentParams, responses: agentResponses },
     handler: async ({ world, params }) => ({ body: { success: true, agent: apiAgent(await getAgent(world.deps, params.agentId!)) } }),
-  },
-  {
+  }),
+  route({
     ...base, id: 'admin.agents.update', method: 'PUT', path: '/api/admin/agents/{agentId}', auth: 'admin', summary: 'Update an agent',
     schemas: { responses: updateAgentResponses, ...agentParams, body: updateAgentBody },
     handler: async ({ world, params, body }) => ({ body: { success: true, agent: apiAgent(await updateAgent(world.deps, params.agentId!, body)) } }),
-  },
-  {
+  }),
+  route({
     ...base, id: 'admin.agents.delete', method: 'DELETE', path: '/api/admin/agents/{agentId}', auth: 'admin', summary: 'Delete an agent',
     schemas: { ...agentParams, responses: deleteAgentResponses },
     handler: async ({ world, params }) => {
       await deleteAgent(world.deps, params.agentId!);
       return { body: { success: true, message: 'Agent successfully deleted' } };
     },
-  },
-  {
+  }),
+  route({
     ...base, id: 'admin.agents.key', method: 'GET', path: '/api/admin/agents/{agentId}/key', auth: 'admin', summary: "Read an agent's API key",
     schemas: { ...agentParams, responses: agentKeyResponses },
     handler: async ({ world, params }) => {
       const { agent, apiKey } = await getAgentApiKey(world.deps, params.agentId!);
       return { body: { success: true, agent: { id: agent.id, name: agent.name, apiKey } } };
     },
-  },
-  {
+  }),
+  route({
     ...base, id: 'admin.agents.deactivate', method: 'POST', path: '/api/admin/agents/{agentId}/deactivate', auth: 'admin',
     summary: 'Deactivate an agent globally', schemas: { responses: deactivateAgentResponses, ...agentParams, body: reasonBody },
     handler: async ({ world, params, body }) => {
@@ -92,8 +93,8 @@ export const ADMIN_ACTOR_ROUTES: RouteDef[] = [
         },
       };
     },
-  },
-  {
+  }),
+  route({
     ...base, id: 'admin.agents.reactivate', method: 'POST', path: '/api/admin/agents/{agentId}/reactivate', auth: 'admin',
     summary: 'Reactivate an agent globally', schemas: { ...agentParams, responses: reactivateAgentResponses },
     handler: async ({ world, params }) => {
@@ -101,5 +102,5 @@ export const ADMIN_ACTOR_ROUTES: RouteDef[] = [
       if (!changed) return { status: 400, body: { success: false, error: 'Agent is already active', agent: agentBrief(agent) } };
       return { body: { success: true, agent: { id: agent.id, name: agent.name, status: agent.status } } };
     },
-  },
+  }),
 ];

@@ -1,9 +1,9 @@
 // Request schemas of agents: admin setup, users and agents, own profile, public agent reads, wallet verification, the global leaderboard.
-import { handlerChecked, type JSONSchema, type RouteDef } from '../../route.js';
+import { handlerChecked, type RouteDef } from '../../route.js';
 import { AGENT_SORT_FIELDS } from '../../../domain/agents/manage.js';
-import { bool, email, limit, nonEmpty, obj, offset, sortParam, str, uuid, uuidParams, wallet } from '../shared/request.js';
+import { bool, email, limit, nonEmpty, obj, offset, pagingQuery, sortParam, str, uuid, uuidParams, wallet } from '../shared/request.js';
 
-const handle = { type: 'string', pattern: '^[a-z0-9_]{3,15}$' };
+const handle = { type: 'string', pattern: '^[a-z0-9_]{3,15}$' } as const;
 
 export const setupBody = obj({
   username: nonEmpty, password: { type: 'string', minLength: 8 }, email,
@@ -39,7 +39,7 @@ export const updateAgentBody = obj({
 });
 
 /** Agent competitions: an unknown field or a fourth part sorts nothing (an empty page), as upstream, so any text is valid. */
-const competitionsSort: JSONSchema = { type: 'string', default: '', description: 'Up to 3 comma-separated fields, `-` for descending (an unknown field gives an empty page)' };
+const competitionsSort = { type: 'string', default: '', description: 'Up to 3 comma-separated fields, `-` for descending (an unknown field gives an empty page)' } as const;
 
 /**
  * `PUT /api/agent/profile`: documented here, checked in the domain (upstream's strict schema and
@@ -50,6 +50,9 @@ const profileFields = obj({
   imageUrl: handlerChecked({ type: 'string', format: 'uri', description: 'New image URL (any URL the WHATWG parser accepts)' }),
 });
 export const profileBody = handlerChecked({ ...profileFields, additionalProperties: false }, profileFields);
+
+/** `GET /api/admin/agents`. */
+export const listAgentsQuery = pagingQuery(50, AGENT_SORT_FIELDS, '-createdAt');
 
 /** `GET /api/agents`. */
 export const agentsQuery = obj({ filter: { type: 'string', maxLength: 100 }, sort: sortParam(AGENT_SORT_FIELDS, '', true), limit: limit(10), offset });
@@ -87,7 +90,7 @@ export const invalidAgentCompetitions: NonNullable<RouteDef['invalid']> = (where
  * `POST /api/auth/verify`: documentation only (no constraint): whatever is sent, the domain checks it
  * and answers upstream's messages (`Message and signature are required`, ...).
  */
-export const verifyBody: JSONSchema = handlerChecked({
+export const verifyBody = handlerChecked({
   type: 'object', description: 'The signed wallet-verification message and its EIP-191 signature',
   properties: {
     message: { type: 'string', minLength: 1, description: 'The five-line message (domain, purpose, timestamp, nonce) as signed' },

@@ -7,6 +7,7 @@ import {
 } from '../../../domain/competitions/admin-participants.js';
 import { legacySnapshots } from '../../../domain/legacy/views.js';
 import type { RouteDef } from '../../route.js';
+import { route } from '../../typed-route.js';
 import { apiLegacySnapshot } from '../legacy/serialize.js';
 import { apiCompetition, apiSnapshot } from './serialize.js';
 import { reasonBody } from '../shared/request.js';
@@ -38,27 +39,27 @@ function participationBody(message: string, agent: Agent, c: Competition, extra:
 
 /** Admin competition routes. */
 export const ADMIN_COMPETITION_ROUTES: RouteDef[] = [
-  {
+  route({
     ...base, id: 'admin.competitions.create', method: 'POST', path: '/api/admin/competition/create', summary: 'Create a competition',
     schemas: { responses: createCompetitionResponses, body: createCompetitionBody },
     handler: (req) => createAnyGeneration(req, toCompetitionInput(req.body)),
-  },
-  {
+  }),
+  route({
     ...base, id: 'admin.competitions.start', method: 'POST', path: '/api/admin/competition/start', summary: 'Start a competition (or create and start one)',
     schemas: { responses: startCompetitionResponses, body: startCompetitionBody },
     handler: (req) => startAnyGenerationHandler(req, toCompetitionInput(req.body)),
-  },
-  {
+  }),
+  route({
     ...base, id: 'admin.competitions.end', method: 'POST', path: '/api/admin/competition/end', summary: 'End a competition',
     schemas: { responses: endCompetitionResponses, body: endCompetitionBody },
     handler: endAnyGeneration,
-  },
-  {
+  }),
+  route({
     ...base, id: 'admin.competitions.update', method: 'PUT', path: '/api/admin/competition/{competitionId}', summary: 'Update a competition',
     schemas: { responses: updateCompetitionResponses, params: uuidParams('competitionId'), body: updateCompetitionBody },
     handler: async ({ world, params, body }) => ({ body: { success: true, competition: apiCompetition(await updateCompetition(world.deps, params.competitionId!, toCompetitionInput(body))) } }),
-  },
-  {
+  }),
+  route({
     ...base, id: 'admin.competitions.snapshots', method: 'GET', path: '/api/admin/competition/{competitionId}/snapshots', summary: 'Portfolio snapshots of a competition, newest first per agent',
     schemas: { responses: snapshotsResponses, params: uuidParams('competitionId'), query: snapshotsQuery },
     handler: async ({ world, params, query }) => {
@@ -68,8 +69,8 @@ export const ADMIN_COMPETITION_ROUTES: RouteDef[] = [
       const snaps = await competitionSnapshots(world.deps, params.competitionId!, query.agentId);
       return { body: { success: true, snapshots: snaps.map(apiSnapshot) } };
     },
-  },
-  {
+  }),
+  route({
     ...base, id: 'admin.competitions.agents.add', method: 'POST', path: '/api/admin/competitions/{competitionId}/agents/{agentId}', summary: 'Add an agent to a competition',
     schemas: { responses: addAgentResponses, params: pair },
     handler: async ({ world, params }) => {
@@ -82,21 +83,21 @@ export const ADMIN_COMPETITION_ROUTES: RouteDef[] = [
         },
       };
     },
-  },
-  {
+  }),
+  route({
     ...base, id: 'admin.competitions.agents.remove', method: 'POST', path: '/api/admin/competitions/{competitionId}/agents/{agentId}/remove', summary: 'Disqualify an agent',
     schemas: { responses: removeAgentResponses, params: pair, body: reasonBody },
     handler: async ({ world, params, body }) => {
       const { agent, competition: c } = await removeAgentFromCompetition(world.deps, params.competitionId!, params.agentId!, body.reason);
       return { body: participationBody(`Agent ${agent.name} removed from competition ${c.name}`, agent, c, { reason: body.reason }) };
     },
-  },
-  {
+  }),
+  route({
     ...base, id: 'admin.competitions.agents.reactivate', method: 'POST', path: '/api/admin/competitions/{competitionId}/agents/{agentId}/reactivate', summary: 'Reactivate an agent in a competition',
     schemas: { responses: reactivateInCompetitionResponses, params: pair },
     handler: async ({ world, params }) => {
       const { agent, competition: c } = await reactivateAgentInCompetition(world.deps, params.competitionId!, params.agentId!);
       return { body: participationBody(`Agent ${agent.name} reactivated in competition ${c.name}`, agent, c) };
     },
-  },
+  }),
 ];

@@ -7,6 +7,7 @@ import { competitionDetail, competitionStatus, listCompetitions, upcomingCompeti
 import { competitionLeaderboard } from '../../../domain/rankings/leaderboard.js';
 import { pagination } from '../../../domain/data/paging.js';
 import type { RouteDef } from '../../route.js';
+import { route } from '../../typed-route.js';
 import { competitionAgentParams, competitionParams, invalidFormat, invalidRequest, leaderboardQuery, listCompetitionsQuery, participantsQuery, timelineQuery, tradesQuery } from './request.js';
 import { apiCompetitionDetail, apiCompetitionStatus, apiLeaderboard, apiListedCompetition, apiParticipant, apiRules, apiTimeline } from './serialize.js';
 import { apiCompetition } from './serialize.js';
@@ -17,48 +18,48 @@ const base = { generation: 'current', tag: 'competitions', invalid: invalidReque
 
 /** Competition read routes. */
 export const COMPETITION_ROUTES: RouteDef[] = [
-  {
+  route({
     ...base, id: 'competitions.list', method: 'GET', path: '/api/competitions', auth: 'optional', summary: 'List competitions',
     schemas: { responses: competitionsListResponses, query: listCompetitionsQuery },
     handler: async ({ world, principal, query }) => {
       const r = await listCompetitions(world.deps, { principal, status: query.status, sort: query.sort, limit: query.limit, offset: query.offset });
       return { body: { success: true, competitions: r.competitions.map(apiListedCompetition), pagination: pagination(r.total, query.limit, query.offset) } };
     },
-  },
-  {
+  }),
+  route({
     ...base, id: 'competitions.leaderboard', method: 'GET', path: '/api/competitions/leaderboard', auth: 'key', summary: 'Leaderboard of a competition (older era)',
     schemas: { responses: competitionsLeaderboardResponses, query: leaderboardQuery },
     handler: async ({ world, principal, query }) => {
       const v = await competitionLeaderboard(world.deps, { principal, ...(query.competitionId ? { competitionId: query.competitionId } : {}) });
       return { body: { success: true, ...apiLeaderboard(v) } };
     },
-  },
-  {
+  }),
+  route({
     ...base, id: 'competitions.status', method: 'GET', path: '/api/competitions/status', auth: 'key', summary: 'Active competition and participation (older era)',
     schemas: { responses: competitionsStatusResponses },
     handler: async ({ world, principal }) => ({ body: { success: true, ...apiCompetitionStatus(await competitionStatus(world.deps, principal)) } }),
-  },
-  {
+  }),
+  route({
     ...base, id: 'competitions.upcoming', method: 'GET', path: '/api/competitions/upcoming', auth: 'key', summary: 'Pending competitions (older era)',
     schemas: { responses: competitionsUpcomingResponses },
     handler: async ({ world }) => ({ body: { success: true, competitions: (await upcomingCompetitions(world.deps)).map(apiCompetition) } }),
-  },
-  {
+  }),
+  route({
     ...base, id: 'competitions.rules.active', method: 'GET', path: '/api/competitions/rules', auth: 'key', summary: 'Rules of the active competition (older era)',
     schemas: { responses: competitionsActiveRulesResponses },
     handler: async ({ world, principal }) => {
       const v = await activeCompetitionRules(world.deps, principal);
       return { body: { success: true, competition: apiCompetition(v.competition), rules: apiRules(v.rules) } };
     },
-  },
-  {
+  }),
+  route({
     ...base, id: 'competitions.get', method: 'GET', path: '/api/competitions/{competitionId}', auth: 'optional', summary: 'Competition detail with stats',
     schemas: { responses: competitionsGetResponses, params: competitionParams },
     handler: async ({ world, principal, params }) => ({
       body: { success: true, competition: apiCompetitionDetail(await competitionDetail(world.deps, { principal, competitionId: params.competitionId! })) },
     }),
-  },
-  {
+  }),
+  route({
     ...base, id: 'competitions.agents', method: 'GET', path: '/api/competitions/{competitionId}/agents', auth: 'optional', summary: 'Participants with rank and performance',
     invalid: invalidFormat, schemas: { responses: competitionsAgentsResponses, params: competitionParams, query: participantsQuery },
     handler: async ({ world, params, query }) => {
@@ -73,24 +74,24 @@ export const COMPETITION_ROUTES: RouteDef[] = [
         },
       };
     },
-  },
-  {
+  }),
+  route({
     ...base, id: 'competitions.rules', method: 'GET', path: '/api/competitions/{competitionId}/rules', auth: 'optional', summary: 'Rules of a competition',
     schemas: { responses: competitionsRulesResponses, params: competitionParams },
     handler: async ({ world, params }) => {
       const v = await competitionRules(world.deps, params.competitionId!);
       return { body: { success: true, competition: apiCompetition(v.competition), rules: apiRules(v.rules) } };
     },
-  },
-  {
+  }),
+  route({
     ...base, id: 'competitions.timeline', method: 'GET', path: '/api/competitions/{competitionId}/timeline', auth: 'optional', summary: 'Portfolio value timeline per agent',
     schemas: { responses: competitionsTimelineResponses, params: competitionParams, query: timelineQuery },
     handler: async ({ world, params, query }) => {
       const lines = await competitionTimeline(world.deps, { competitionId: params.competitionId!, bucket: query.bucket });
       return { body: { success: true, competitionId: params.competitionId, timeline: apiTimeline(lines) } };
     },
-  },
-  {
+  }),
+  route({
     ...base, id: 'competitions.trades', method: 'GET', path: '/api/competitions/{competitionId}/trades', auth: 'key', summary: 'Trades of a competition',
     schemas: { responses: competitionsTradesResponses, params: competitionParams, query: tradesQuery },
     handler: async ({ world, params, query }) => {
@@ -102,13 +103,13 @@ export const COMPETITION_ROUTES: RouteDef[] = [
         },
       };
     },
-  },
-  {
+  }),
+  route({
     ...base, id: 'competitions.agents.trades', method: 'GET', path: '/api/competitions/{competitionId}/agents/{agentId}/trades', auth: 'key', summary: "An agent's trades in a competition",
     schemas: { responses: competitionsAgentTradesResponses, params: competitionAgentParams, query: tradesQuery },
     handler: async ({ world, params, query }) => {
       const r = await agentCompetitionTrades(world.deps, { competitionId: params.competitionId!, agentId: params.agentId!, limit: query.limit, offset: query.offset });
       return { body: { success: true, trades: r.trades.map(apiTrade), total: r.total, pagination: pagination(r.total, query.limit, query.offset) } };
     },
-  },
+  }),
 ];

@@ -2,6 +2,7 @@
 import { joinCompetition, leaveCompetition } from '../../../domain/competitions/join-leave.js';
 import { castVote } from '../../../domain/competitions/votes.js';
 import type { RouteDef } from '../../route.js';
+import { route } from '../../typed-route.js';
 import { uuidParams } from '../shared/request.js';
 import { competitionAgentParams, invalidRequest } from './request.js';
 import { castVoteBody } from './request.js';
@@ -15,7 +16,7 @@ const joinLeave = { ...base, invalid: invalidRequest, auth: 'key', agentOnly: tr
 
 /** Participation routes. */
 export const PARTICIPATION_ROUTES: RouteDef[] = [
-  {
+  route({
     ...joinLeave, id: 'competitions.agents.join', method: 'POST', path: '/api/competitions/{competitionId}/agents/{agentId}',
     summary: 'Join a pending competition (the calling agent only)',
     schemas: { params: competitionAgentParams, responses: joinResponses },
@@ -23,8 +24,8 @@ export const PARTICIPATION_ROUTES: RouteDef[] = [
       await joinCompetition(world.deps, { principal, competitionId: params.competitionId!, agentId: params.agentId! });
       return { body: { success: true, message: 'Successfully joined competition' } };
     },
-  },
-  {
+  }),
+  route({
     ...joinLeave, id: 'competitions.agents.leave', method: 'DELETE', path: '/api/competitions/{competitionId}/agents/{agentId}',
     summary: 'Leave a competition (the calling agent only)',
     schemas: { params: competitionAgentParams, responses: leaveResponses },
@@ -32,8 +33,8 @@ export const PARTICIPATION_ROUTES: RouteDef[] = [
       await leaveCompetition(world.deps, { principal, competitionId: params.competitionId!, agentId: params.agentId! });
       return { body: { success: true, message: 'Successfully left competition' } };
     },
-  },
-  {
+  }),
+  route({
     ...base, tag: 'admin', id: 'admin.competitions.votes.cast', method: 'POST', path: '/api/admin/competitions/{competitionId}/votes', auth: 'admin',
     summary: "Cast a user's vote (or an agent owner's) for an agent", schemas: { responses: votesCastResponses, params: uuidParams('competitionId'), body: castVoteBody },
     handler: async ({ world, params, body }) => {
@@ -48,5 +49,5 @@ export const PARTICIPATION_ROUTES: RouteDef[] = [
         },
       };
     },
-  },
+  }),
 ];

@@ -47,7 +47,7 @@ export const invalidRequest: NonNullable<RouteDef['invalid']> = (where, reason) 
 export const invalidFormat: NonNullable<RouteDef['invalid']> = (where, reason) =>
   (reason === 'invalid UUID' ? 'Invalid UUID' : `Invalid request format: ${where} (${reason})`);
 
-const nonNeg = { type: 'number', minimum: 0 };
+const nonNeg = { type: 'number', minimum: 0 } as const;
 
 const tradingConstraints = obj({
   minimumPairAgeHours: nonNeg, minimum24hVolumeUsd: nonNeg, minimumLiquidityUsd: nonNeg, minimumFdvUsd: nonNeg,
@@ -62,7 +62,7 @@ const initialBalances = {
     amount: { type: 'number', exclusiveMinimum: 0 },
   },
     ['specificChain', 'tokenSymbol', 'amount']),
-};
+} as const;
 
 /** Fields shared by create, start-with-create and update. */
 const competitionFields = {
@@ -94,7 +94,7 @@ const competitionFields = {
   evaluationMetric: { type: 'string', enum: ['calmar_ratio', 'sortino_ratio', 'simple_return'] },
   spotLiveConfig: { type: 'object' },
   gameIds: { type: 'array', items: uuid },
-};
+} as const;
 
 export const createCompetitionBody = obj(competitionFields, ['name']);
 const startFields = obj({

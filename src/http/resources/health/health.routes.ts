@@ -1,5 +1,6 @@
 // Health endpoints: status, virtual-clock uptime, package version; detailed adds the services map (current + legacy keys).
 import type { HandlerRequest, RouteDef } from '../../route.js';
+import { route } from '../../typed-route.js';
 import { iso } from '../shared/time.js';
 import { healthDetailedResponses, healthResponses } from './response.js';
 
@@ -15,11 +16,11 @@ function basic({ world }: HandlerRequest) {
 
 /** `GET /api/health`, `GET /api/health/detailed` (no `success` field, as upstream). */
 export const HEALTH_ROUTES: RouteDef[] = [
-  {
+  route({
     id: 'health.get', method: 'GET', path: '/api/health', auth: 'public', generation: 'shared', tag: 'health',
     summary: 'Service health', schemas: { responses: healthResponses }, handler: async (req) => ({ body: basic(req) }),
-  },
-  {
+  }),
+  route({
     id: 'health.detailed', method: 'GET', path: '/api/health/detailed', auth: 'public', generation: 'shared', tag: 'health',
     summary: 'Service health with per-service status',
     schemas: { responses: healthDetailedResponses },
@@ -30,5 +31,5 @@ export const HEALTH_ROUTES: RouteDef[] = [
         apiVersion: req.world.deps.config.apiVersion, unknownTokens: req.world.deps.config.unknownTokens,
       },
     }),
-  },
+  }),
 ];

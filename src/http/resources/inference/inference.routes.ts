@@ -4,6 +4,7 @@ import {
 } from '../../../domain/inference/badge.js';
 import { pagination } from '../../../domain/data/paging.js';
 import type { RouteDef } from '../../route.js';
+import { route } from '../../typed-route.js';
 import { badgeQuery, competitionIdParams, invalidCompetitionId, invalidQuery, signatureBody, submissionsQuery } from './request.js';
 import { invalidFormat } from '../shared/request.js';
 import { iso } from '../shared/time.js';
@@ -14,7 +15,7 @@ function familyRoutes(vendor: 'inferai' | 'eigenai'): RouteDef[] {
   const base = { generation: 'current', tag: 'inference' } as const;
   const p = `/api/${vendor}`;
   return [
-    {
+    route({
       ...base, id: `${vendor}.signatures.submit`, method: 'POST', path: `${p}/signatures`, auth: 'key', agentOnly: true, invalid: invalidFormat,
       summary: 'Submit a signed inference for verification', schemas: { responses: signatureResponses, body: signatureBody },
       handler: async ({ world, principal, body }) => {
@@ -26,8 +27,8 @@ function familyRoutes(vendor: 'inferai' | 'eigenai'): RouteDef[] {
           },
         };
       },
-    },
-    {
+    }),
+    route({
       ...base, id: `${vendor}.badge`, method: 'GET', path: `${p}/badge`, auth: 'key', agentOnly: true, invalid: invalidQuery,
       summary: "The caller's verified-inference badge in a competition", schemas: { responses: badgeResponses, query: badgeQuery },
       handler: async ({ world, principal, query }) => {
@@ -39,8 +40,8 @@ function familyRoutes(vendor: 'inferai' | 'eigenai'): RouteDef[] {
           },
         };
       },
-    },
-    {
+    }),
+    route({
       ...base, id: `${vendor}.submissions`, method: 'GET', path: `${p}/submissions`, auth: 'key', agentOnly: true, invalid: invalidQuery,
       summary: "The caller's signature submissions, newest first", schemas: { responses: submissionsResponses, query: submissionsQuery },
       handler: async ({ world, principal, query }) => {
@@ -53,12 +54,12 @@ function familyRoutes(vendor: 'inferai' | 'eigenai'): RouteDef[] {
           },
         };
       },
-    },
-    {
+    }),
+    route({
       ...base, id: `${vendor}.competitions.stats`, method: 'GET', path: `${p}/competitions/{competitionId}/stats`, auth: 'public',
       invalid: invalidCompetitionId, summary: 'Verified-inference statistics of a competition', schemas: { responses: inferenceStatsResponses, params: competitionIdParams },
       handler: async ({ world, params }) => ({ body: { success: true, ...(await competitionInferenceStats(world.deps, params.competitionId!)) } }),
-    },
+    }),
   ];
 }
 

@@ -1,5 +1,5 @@
 // Request schemas and 400 message families of the verified-inference badge routes.
-import type { JSONSchema, RouteDef } from '../../route.js';
+import type { RouteDef } from '../../route.js';
 import { limit, nonEmpty, obj, offset, uuid, uuidParams } from '../shared/request.js';
 
 export const invalidQuery: NonNullable<RouteDef['invalid']> = (where, reason) => `Invalid query parameters: ${where} (${reason})`;

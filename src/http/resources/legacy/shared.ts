@@ -3,10 +3,12 @@ import { checkBoostTimeDecayRate, type CompetitionInput } from '../../../domain/
 import { createCompetitionWithModel, endCompetitionWithTeams, startAnyGeneration } from '../../../domain/legacy/admin-lifecycle.js';
 import { executeLegacyTrade, quoteLegacyTrade } from '../../../domain/legacy/trading.js';
 import type { CrossChainTradingType, Principal, SlippageModel } from '../../../domain/model.js';
-import { executeTrade, quoteTrade } from '../../../domain/trading/trade.js';
+import { executeTrade, quoteTrade, type QuoteInput } from '../../../domain/trading/trade.js';
 import { HttpError } from '../../envelope.js';
 import { contractSchema, type HandlerRequest, type HandlerResult, type JSONSchema, type RouteDef } from '../../route.js';
-import { quoteQuery } from '../trading/request.js';
+import { executeBody, quoteQuery } from '../trading/request.js';
+import { createCompetitionBody, endCompetitionBody, startCompetitionBody } from '../competitions/request.js';
+import type { Infer } from '../../typed-route.js';
 import { apiCompetition, apiStartedCompetition } from '../competitions/serialize.js';
 import { apiLegacyCompetition, apiLegacyTrade } from './serialize.js';
 import { apiTrade } from '../trading/serialize.js';
@@ -18,7 +20,7 @@ export function isTeam(p: Principal): p is Extract<Principal, { kind: 'agent' }>
 }
 
 /** `POST /api/trade/execute`: the legacy engine and transaction for team keys, the current ones otherwise. */
-export async function executeAnyGeneration({ world, principal, body }: HandlerRequest): Promise<HandlerResult> {
+export async function executeAnyGeneration({ world, principal, body }: HandlerRequest<Infer<typeof executeBody>>): Promise<HandlerResult> {
   if (isTeam(principal)) return { body: { success: true, transaction: apiLegacyTrade(await executeLegacyTrade(world.deps, principal.agentId, body)) } };
   return { body: { success: true, transaction: apiTrade(await executeTrade(world.deps, principal, body)) } };
 }
@@ -35,12 +37,13 @@ function agentQuoteQuery(): JSONSchema {
 }
 
 /** `GET /api/trade/quote`: the legacy quote (no tradeAmountUsd, no symbols) for team keys, the current one otherwise. */
-export async function quoteAnyGeneration({ world, principal, query }: HandlerRequest): Promise<HandlerResult> {
+export async function quoteAnyGeneration({ world, principal, query }: HandlerRequest<unknown, Infer<typeof quoteQuery>>): Promise<HandlerResult> {
   if (isTeam(principal)) return { body: await quoteLegacyTrade(world.deps, principal.agentId, query) };
   currentQuote ??= compileValidators({ schemas: { query: agentQuoteQuery() } } as RouteDef).query!;
   const msg = currentQuote(query);
   if (msg) throw new HttpError(400, msg);
-  return { body: await quoteTrade(world.deps, principal, query) };
+  // The whole contract was just checked: the tokens and the amount are there, the chains are chain names.
+  return { body: await quoteTrade(world.deps, principal, query as QuoteInput) };
 }
 
 /** True when an admin competition body uses the team era's fields (`teamIds`, `allowCrossChainTrading`). */
@@ -64,7 +67,7 @@ export function legacyTradingType(body: Record<string, unknown>): { tradingType?
 }
 
 /** Create: the model from the body; a legacy-style body is answered with the legacy competition object. */
-export async function createAnyGeneration({ world, body }: HandlerRequest, input: CompetitionInput): Promise<HandlerResult> {
+export async function createAnyGeneration({ world, body }: HandlerRequest<Infer<typeof createCompetitionBody>>, input: CompetitionInput): Promise<HandlerResult> {
   const bare = Object.keys(body).every((k) => BARE_KEYS.has(k));
   const c = await createCompetitionWithModel(world.deps, input, slippageModelOf(body), bare);
   const legacy = isLegacyBody(body) || (bare && c.slippageModel === 'legacy');
@@ -72,7 +75,7 @@ export async function createAnyGeneration({ world, body }: HandlerRequest, input
 }
 
 /** Start: `teamIds` beside `agentIds`; a legacy-style body is answered with the legacy object plus `teamIds`. */
-export async function startAnyGenerationHandler({ world, body }: HandlerRequest, create: CompetitionInput): Promise<HandlerResult> {
+export async function startAnyGenerationHandler({ world, body }: HandlerRequest<Infer<typeof startCompetitionBody>>, create: CompetitionInput): Promise<HandlerResult> {
   checkBoostTimeDecayRate(world.deps, create.boostTimeDecayRate);
   const r = await startAnyGeneration(world.deps, {
     ...(body.competitionId !== undefined ? { competitionId: body.competitionId } : { create }),
@@ -84,7 +87,7 @@ export async function startAnyGenerationHandler({ world, body }: HandlerRequest,
 }
 
 /** End: teams are deactivated; a competition marked legacy is answered in the team era's shape (`leaderboard: [{teamId, value}]`). */
-export async function endAnyGeneration({ world, body }: HandlerRequest): Promise<HandlerResult> {
+export async function endAnyGeneration({ world, body }: HandlerRequest<Infer<typeof endCompetitionBody>>): Promise<HandlerResult> {
   const r = await endCompetitionWithTeams(world.deps, body.competitionId);
   if (r.competition.slippageModel !== 'legacy') return { body: { success: true, competition: apiCompetition(r.competition), leaderboard: r.leaderboard } };
   return {

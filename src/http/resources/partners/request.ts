@@ -1,10 +1,9 @@
 // Request schemas of the partner routes.
-import type { JSONSchema } from '../../route.js';
 import { PARTNER_SORT_FIELDS } from '../../../domain/competitions/partners.js';
 import { nonEmpty, obj, pagingQuery, str, uuid } from '../shared/request.js';
 
-const nStr: JSONSchema = { type: ['string', 'null'] };
-const position: JSONSchema = { type: 'integer', minimum: 0 };
+const nStr = { type: ['string', 'null'] } as const;
+const position = { type: 'integer', minimum: 0 } as const;
 
 export const createPartnerBody = obj({ name: nonEmpty, url: nStr, logoUrl: nStr, details: nStr }, ['name']);
 export const updatePartnerBody = obj({ name: nonEmpty, url: nStr, logoUrl: nStr, details: nStr });

@@ -2,25 +2,25 @@
 import { SPECIFIC_CHAINS } from '../../../ports/prices.js';
 import { handlerChecked, type JSONSchema, type RouteDef } from '../../route.js';
 
-export const uuid: JSONSchema = { type: 'string', format: 'uuid' };
+export const uuid = { type: 'string', format: 'uuid' } as const;
 /** An instant: an RFC 3339 `date-time` (the format every OpenAPI tool knows), e.g. `2025-06-01T00:00:00Z`. */
-export const isoTime: JSONSchema = { type: 'string', format: 'date-time', description: 'An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z' };
-export const wallet: JSONSchema = { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' };
-export const nonEmpty: JSONSchema = { type: 'string', minLength: 1 };
-export const str: JSONSchema = { type: 'string' };
-export const bool: JSONSchema = { type: 'boolean' };
-export const strList: JSONSchema = { type: 'array', items: { type: 'string' } };
-export const specificChain: JSONSchema = { type: 'string', enum: [...SPECIFIC_CHAINS] };
+export const isoTime = { type: 'string', format: 'date-time', description: 'An instant (RFC 3339), e.g. 2025-06-01T00:00:00Z' } as const;
+export const wallet = { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' } as const;
+export const nonEmpty = { type: 'string', minLength: 1 } as const;
+export const str = { type: 'string' } as const;
+export const bool = { type: 'boolean' } as const;
+export const strList = { type: 'array', items: { type: 'string' } } as const;
+export const specificChain = { type: 'string', enum: [...SPECIFIC_CHAINS] } as const;
 
 /**
  * An email address as the server checks it: Ajv's `email` format, whose domain must have a dot.
  * JSON Schema's `email` allows `a@b`, so the document states the rule as a pattern (Ajv's own).
  */
 export const EMAIL_PATTERN = "^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$";
-export const email: JSONSchema = {
+export const email = {
   type: 'string', pattern: EMAIL_PATTERN, description: 'An email address whose domain has a dot (name@example.com)',
   'x-reasons': { pattern: 'must match format "email"' },
-};
+} as const;
 
 /**
  * `x-at-least-one`: the object must hold at least one of the listed properties. Stated this way
@@ -30,13 +30,15 @@ export const email: JSONSchema = {
 export const AT_LEAST_ONE = 'x-at-least-one';
 
 /** An object schema; unknown keys are allowed (upstream strips them rather than rejecting). */
-export function obj(properties: Record<string, JSONSchema>, required: string[] = []): JSONSchema {
-  return { type: 'object', properties, required };
+export function obj<const P extends Record<string, JSONSchema>, const R extends readonly (keyof P & string)[] = []>(
+  properties: P, required?: R,
+): { readonly type: 'object'; readonly properties: P; readonly required: R } {
+  return { type: 'object', properties, required: required ?? ([] as unknown as R) };
 }
 
 /** Path params that are all uuids. */
-export function uuidParams(...names: string[]): JSONSchema {
-  return obj(Object.fromEntries(names.map((n) => [n, uuid])), names);
+export function uuidParams<const N extends readonly string[]>(...names: N): { readonly type: 'object'; readonly properties: Record<N[number], typeof uuid>; readonly required: N } {
+  return { type: 'object', properties: Object.fromEntries(names.map((n) => [n, uuid])) as Record<N[number], typeof uuid>, required: names };
 }
 
 /**
@@ -58,7 +60,7 @@ export function strictSortListPattern(fields: readonly string[]): string {
  * `?sort=` over `fields`: the document states the allowed lists as a pattern; the domain checks it
  * and names a bad field in upstream's words. `strict`: the `parseListSort` reading (no empty part).
  */
-export function sortParam(fields: readonly string[], dflt = '', strict = false): JSONSchema {
+export function sortParam(fields: readonly string[], dflt = '', strict = false) {
   return handlerChecked({
     type: 'string', default: dflt, pattern: strict ? strictSortListPattern(fields) : sortListPattern(fields),
     description: `Up to 3 comma-separated fields, \`-\` for descending: ${fields.join(', ')}`,
@@ -66,20 +68,20 @@ export function sortParam(fields: readonly string[], dflt = '', strict = false):
 }
 
 /** limit/offset/sort query with defaults; `sortFields` are the fields `parseSort` accepts. */
-export function pagingQuery(defaultLimit: number, sortFields: readonly string[], defaultSort = '', extra: Record<string, JSONSchema> = {}): JSONSchema {
+export function pagingQuery<const E extends Record<string, JSONSchema> = {}>(defaultLimit: number, sortFields: readonly string[], defaultSort = '', extra?: E) {
   return obj({
     limit: { type: 'integer', minimum: 1, maximum: 100, default: defaultLimit },
     offset: { type: 'integer', minimum: 0, default: 0 },
     sort: sortParam(sortFields, defaultSort),
-    ...extra,
+    ...(extra ?? ({} as E)),
   });
 }
 
 export const reasonBody = obj({ reason: nonEmpty }, ['reason']);
 
 /** `?limit=` with its default: 1..100. */
-export const limit = (dflt: number): JSONSchema => ({ type: 'integer', minimum: 1, maximum: 100, default: dflt });
+export const limit = (dflt: number) => ({ type: 'integer', minimum: 1, maximum: 100, default: dflt }) as const;
 /** `?offset=`: 0 or more. */
-export const offset: JSONSchema = { type: 'integer', minimum: 0, default: 0 };
+export const offset = { type: 'integer', minimum: 0, default: 0 } as const;
 /** Global leaderboard: upstream's `Invalid request format`, naming the parameter. */
 export const invalidFormat: NonNullable<RouteDef['invalid']> = (where, reason) => `Invalid request format: ${where} (${reason})`;

@@ -1,7 +1,7 @@
 // Schemas of the simulation control API (/api/sim/*): reset, clock, prices, tapes, faults, journal query, worlds, cheat codes.
 import { API_VERSIONS } from '../../../domain/versions.js';
 import { CONSTRAINT_METRICS, FAULT_KINDS } from '../../../ports/faults.js';
-import { handlerChecked, type JSONSchema } from '../../route.js';
+import { handlerChecked } from '../../route.js';
 import { bool, isoTime, nonEmpty, obj, specificChain, str, uuidParams } from '../shared/request.js';
 
 /** Longest single move of the virtual clock (10 years): a bound on the scheduler work one call may ask for. */
@@ -10,8 +10,8 @@ export const MAX_CLOCK_JUMP_MS = 10 * 365.25 * 24 * 3_600_000;
 /** Longest latency fault (ms of wall time). */
 export const MAX_LATENCY_MS = 120_000;
 
-const seed: JSONSchema = { type: ['number', 'string'] };
-const anyObject: JSONSchema = { type: 'object' };
+const seed = { type: ['number', 'string'] } as const;
+const anyObject = { type: 'object' } as const;
 
 /** The world options a reset may replace; anything else is named in the 400. */
 export const resetBody = obj({
@@ -39,9 +39,9 @@ export const resetBody = obj({
   },
 });
 
-const advanceMs: JSONSchema = { type: 'number', minimum: 0, maximum: MAX_CLOCK_JUMP_MS, description: 'Milliseconds to move forward' };
-const set: JSONSchema = { ...isoTime, description: 'The instant to move to (forward only)' };
-const details: JSONSchema = { ...bool, description: 'Also list the jobs that ran' };
+const advanceMs = { type: 'number', minimum: 0, maximum: MAX_CLOCK_JUMP_MS, description: 'Milliseconds to move forward' } as const;
+const set = { ...isoTime, description: 'The instant to move to (forward only)' } as const;
+const details = { ...bool, description: 'Also list the jobs that ran' } as const;
 /** Exactly one of `advanceMs` and `set` (checked by the handler, which names both). */
 export const clockBody = handlerChecked({
   oneOf: [
@@ -56,11 +56,11 @@ export const pricesBody = obj({
 }, ['prices']);
 
 /** One tape point: `[time, price]`, the time in epoch ms or as an instant. */
-const tapePoint: JSONSchema = {
+const tapePoint = {
   type: 'array', minItems: 2, maxItems: 2, description: '[time, price]: the time in epoch ms or as an RFC 3339 instant, the price in USD',
   prefixItems: [{ anyOf: [{ type: 'number' }, isoTime] }, { type: 'number', minimum: 0 }],
   items: { anyOf: [{ type: 'number' }, isoTime] },
-};
+} as const;
 
 /** `POST /api/sim/prices/tape`; points are checked by the world (keys name a catalogue token or a perps asset). */
 export const tapeBody = obj({
@@ -71,7 +71,7 @@ export const tapeBody = obj({
 }, ['tapes']);
 
 /** `POST /api/sim/load`: documentation only; the world checks the document (400 `Invalid world document: ...`). */
-export const loadBody: JSONSchema = handlerChecked({
+export const loadBody = handlerChecked({
   type: 'object', description: "A 'compsim-world' document as GET /api/sim/dump returns it (up to 200 MB)",
   properties: {
     format: { const: 'compsim-world' }, version: { const: 1, description: 'Format version' },
@@ -92,7 +92,7 @@ const REQUIRED_BY_KIND: Record<(typeof FAULT_KINDS)[number], string[]> = {
 };
 
 /** `POST /api/sim/faults`: the kind, then the fields that kind requires (named in the 400). */
-export const faultBody: JSONSchema = {
+export const faultBody = {
   ...obj({
     kind: { type: 'string', enum: [...FAULT_KINDS] },
     token: nonEmpty, specificChain, at: isoTime,
@@ -108,8 +108,11 @@ export const faultBody: JSONSchema = {
 /** `GET /api/sim/requests` filters. */
 export const requestsQuery = obj({
   method: str, path: str, status: { type: 'integer', minimum: 100, maximum: 599 }, agentId: str,
-  /** A journal seq (digits) or an ISO time; parsed by the handler. */
-  since: nonEmpty, limit: { type: 'integer', minimum: 1, maximum: 10_000 },
+  since: {
+    type: 'string', description: 'A journal seq (digits): later entries; or an RFC 3339 instant: entries at or after it',
+    anyOf: [{ pattern: '^[0-9]+$', 'x-reasons': { pattern: 'a journal seq number or an ISO time' } }, { format: 'date-time' }],
+  },
+  limit: { type: 'integer', minimum: 1, maximum: 10_000 },
 });
 
 /** Longest idle TTL a world may be given (30 days). */
@@ -119,7 +122,7 @@ export const MAX_IDLE_TTL_SECONDS = 30 * 24 * 3600;
 export const createWorldBody = obj({
   seed: { type: ['number', 'string'] },
   startTime: { type: ['number', 'string'] },
-  options: (resetBody.properties as Record<string, JSONSchema>).options!,
+  options: resetBody.properties.options,
   fixture: { type: 'object' },
   idleTtlSeconds: { type: 'integer', minimum: 1, maximum: MAX_IDLE_TTL_SECONDS },
 });

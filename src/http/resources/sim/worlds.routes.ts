@@ -3,6 +3,7 @@ import { DomainError } from '../../../domain/errors.js';
 import { endCompetitionWithTeams, startAnyGeneration } from '../../../domain/legacy/admin-lifecycle.js';
 import { setBalances } from '../../../domain/trading/set-balances.js';
 import type { HttpWorld, RouteDef } from '../../route.js';
+import { route } from '../../typed-route.js';
 import type { SimControl, SimJob } from '../../world-port.js';
 import type { WorldInfo, WorldsControl } from '../../worlds.js';
 import { apiCompetition, apiStartedCompetition } from '../competitions/serialize.js';
@@ -44,7 +45,7 @@ const ranOf = (jobs: SimJob[]) => {
 
 /** `/api/sim/worlds`: the key is checked by the server holding the worlds (server key or an admin key of the default world). */
 export const SIM_WORLD_ROUTES: RouteDef[] = [
-  {
+  route({
     ...base, auth: 'public', keys: 'server', id: 'sim.worlds.create', method: 'POST', path: '/api/sim/worlds',
     summary: 'Create an isolated world on this server (answers its id, admin key and base URL)',
     schemas: { responses: worldCreateResponses, body: createWorldBody },
@@ -54,8 +55,8 @@ export const SIM_WORLD_ROUTES: RouteDef[] = [
       const created = await w.create(body);
       return { status: 201, body: { success: true, ...apiWorld(created, headers), adminKey: created.adminKey } };
     },
-  },
-  {
+  }),
+  route({
     ...base, auth: 'public', keys: 'server', id: 'sim.worlds.list', method: 'GET', path: '/api/sim/worlds', summary: 'The worlds this server holds, the default one first',
     schemas: { responses: worldListResponses },
     handler: async ({ world, headers }) => {
@@ -63,8 +64,8 @@ export const SIM_WORLD_ROUTES: RouteDef[] = [
       await w.authorize(headers.authorization);
       return { body: { success: true, worlds: w.list().map((i) => apiWorld(i, headers)) } };
     },
-  },
-  {
+  }),
+  route({
     ...base, auth: 'public', keys: 'server', id: 'sim.worlds.delete', method: 'DELETE', path: '/api/sim/worlds/{id}',
     summary: 'Delete a world and its state (its own admin key may delete it too)',
     schemas: { responses: worldDeleteResponses, params: worldParams },
@@ -74,12 +75,12 @@ export const SIM_WORLD_ROUTES: RouteDef[] = [
       await w.remove(params.id!);
       return { body: { success: true } };
     },
-  },
+  }),
 ];
 
 /** Cheat codes: set balances directly, start or end a competition now. Admin key of the world. */
 export const SIM_CHEAT_ROUTES: RouteDef[] = [
-  {
+  route({
     ...base, auth: 'admin', id: 'sim.balances.set', method: 'POST', path: '/api/sim/balances', summary: "Set an agent's balances in a competition",
     schemas: { responses: setBalancesResponses, body: setBalancesBody },
     handler: async ({ world, body }) => {
@@ -92,8 +93,8 @@ export const SIM_CHEAT_ROUTES: RouteDef[] = [
         },
       };
     },
-  },
-  {
+  }),
+  route({
     ...base, auth: 'admin', id: 'sim.competitions.start', method: 'POST', path: '/api/sim/competitions/{competitionId}/start',
     summary: 'Start a pending competition at the current virtual time, then run due jobs',
     schemas: { responses: simStartResponses, params: competitionParams },
@@ -103,8 +104,8 @@ export const SIM_CHEAT_ROUTES: RouteDef[] = [
       const ran = ranOf(await s.advance(0));
       return { body: { success: true, competition: apiStartedCompetition(r.competition, r.agentIds), ran } };
     },
-  },
-  {
+  }),
+  route({
     ...base, auth: 'admin', id: 'sim.competitions.end', method: 'POST', path: '/api/sim/competitions/{competitionId}/end',
     summary: 'End an active competition at the current virtual time, then run due jobs',
     schemas: { responses: simEndResponses, params: competitionParams },
@@ -114,5 +115,5 @@ export const SIM_CHEAT_ROUTES: RouteDef[] = [
       const ran = ranOf(await s.advance(0));
       return { body: { success: true, competition: apiCompetition(r.competition), leaderboard: r.leaderboard, ran } };
     },
-  },
+  }),
 ];

@@ -1,9 +1,9 @@
 // Request schemas of spot trading: execute, quote, price, own balances and trades, spot-live swaps and competition scripts.
-import { handlerChecked, type JSONSchema } from '../../route.js';
+import { handlerChecked } from '../../route.js';
 import { nonEmpty, obj, specificChain, str, uuid } from '../shared/request.js';
 
-const amount: JSONSchema = { type: ['number', 'string'] };
-const parentChain: JSONSchema = { type: 'string', enum: ['evm', 'svm'] };
+const amount = { type: ['number', 'string'] } as const;
+const parentChain = { type: 'string', enum: ['evm', 'svm'] } as const;
 
 /** Admin swap body (amounts as numbers or numeric strings, like trade amounts). */
 export const swapBody = obj({
@@ -44,11 +44,14 @@ export const executeBody = obj({
  * Quote query, validated whole by the handler for agent keys (upstream's messages); a team key gets
  * the legacy checks instead, so request validation only reads each field as text.
  */
-export const quoteQuery = obj(Object.fromEntries(Object.entries({
-  competitionId: uuid, fromToken: nonEmpty, toToken: nonEmpty,
-  amount: { type: 'string', pattern: POSITIVE_NUMERIC_STRING, description: 'Amount of fromToken: text starting with a positive number (read as parseFloat does)' },
-  fromChain: parentChain, toChain: parentChain, fromSpecificChain: specificChain, toSpecificChain: specificChain,
-} as Record<string, JSONSchema>).map(([k, v]) => [k, handlerChecked(v, str)])), ['fromToken', 'toToken', 'amount']);
+export const quoteQuery = obj({
+  competitionId: handlerChecked(uuid, str), fromToken: handlerChecked(nonEmpty, str), toToken: handlerChecked(nonEmpty, str),
+  amount: handlerChecked({
+    type: 'string', pattern: POSITIVE_NUMERIC_STRING, description: 'Amount of fromToken: text starting with a positive number (read as parseFloat does)',
+  }, str),
+  fromChain: handlerChecked(parentChain, str), toChain: handlerChecked(parentChain, str),
+  fromSpecificChain: handlerChecked(specificChain, str), toSpecificChain: handlerChecked(specificChain, str),
+}, ['fromToken', 'toToken', 'amount']);
 
 /**
  * `GET /api/price`: the token is required (the domain's `Token address is required`); `chain` and
