@@ -782,7 +782,7 @@ export interface paths {
         };
         /**
          * Search users and agents (user.*, agent.*, join)
-         * @description Generation: current (agents). Admin API key. Route id `admin.search`.
+         * @description Generation: current (agents). Admin API key. Route id `admin.search`. Query: At least one user.* or agent.* filter; `user[field]` is read as `user.field`; unknown parameters are refused.
          */
         get: operations["admin.search"];
         put?: never;
@@ -5372,10 +5372,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The owning user, by id or by wallet address (exactly one) */
                     user: {
                         /** Format: uuid */
-                        id?: string;
-                        walletAddress?: string;
+                        id: string;
+                    } | {
+                        walletAddress: string;
                     };
                     agent: {
                         name: string;

@@ -229,15 +229,27 @@ export function bodyRequired(body: JSONSchema | undefined): boolean {
   return requires(body) || Array.isArray(body[AT_LEAST_ONE]) || (Array.isArray(branches) && branches.every(requires));
 }
 
+/**
+ * What the query as a whole requires, which parameters cannot say one by one: its description (in
+ * the operation's), and `x-at-least-one` (the query parameters of which one must be given).
+ */
+function queryRules(def: RouteDef, version: ApiVersion): { text: string; atLeastOne?: unknown } {
+  const q = partContract(def, 'query', version);
+  if (!q) return { text: '' };
+  return { text: typeof q.description === 'string' ? ` Query: ${q.description}` : '', ...(Array.isArray(q[AT_LEAST_ONE]) ? { atLeastOne: q[AT_LEAST_ONE] } : {}) };
+}
+
 function operation(def: RouteDef, version: ApiVersion): Record<string, unknown> {
   const params = parameters(def, version);
   const body = partContract(def, 'body', version);
+  const query = queryRules(def, version);
   return {
     operationId: def.id,
     summary: def.summary,
-    description: `${GENERATION_TEXT[def.generation]} ${authText(def)} Route id \`${def.id}\`.${ruleSentences(def, version)}`,
+    description: `${GENERATION_TEXT[def.generation]} ${authText(def)} Route id \`${def.id}\`.${ruleSentences(def, version)}${query.text}`,
     tags: [def.tag],
     'x-compsim-generation': def.generation,
+    ...(query.atLeastOne ? { [AT_LEAST_ONE]: query.atLeastOne } : {}),
     security: security(def),
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(body && def.method !== 'GET' ? { requestBody: { required: bodyRequired(body), content: { 'application/json': { schema: body } } } } : {}),

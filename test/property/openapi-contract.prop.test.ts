@@ -15,7 +15,7 @@ import { ADMIN_KEY } from '../helpers/server.js';
 import { budget, SEEDS } from './budget.js';
 
 type Schema = Record<string, any>;
-type Op = { operationId: string; security?: Record<string, string[]>[]; parameters?: { name: string; in: 'path' | 'query'; required: boolean; schema: Schema }[]; requestBody?: { required: boolean; content: { 'application/json': { schema: Schema } } } };
+type Op = { operationId: string; 'x-at-least-one'?: string[]; security?: Record<string, string[]>[]; parameters?: { name: string; in: 'path' | 'query'; required: boolean; schema: Schema }[]; requestBody?: { required: boolean; content: { 'application/json': { schema: Schema } } } };
 
 const DEMO = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'worlds', 'demo.json'), 'utf8')) as WorldFixture;
 const SOL = 'So11111111111111111111111111111111111111112';
@@ -49,16 +49,8 @@ const DATA_RULE = [
   /^Invalid request: set \(time only moves forward: /, /^Invalid request: tapes\b/, /^Invalid request: balances\.\d+\.token \(no price for /,
 ];
 
-/**
- * Operations whose document does not yet state every rule their handler checks, so a request it
- * declares valid can meet the handler's validation message: a user given by id must exist or come
- * with a wallet (admin.agents.create), search needs a user or agent parameter (admin.search), a
- * journal `since` must read as a seq or an instant (sim.requests). Listed, so they stay visible.
- */
-const NOT_YET_STATED = new Set(['admin.agents.create', 'admin.search', 'sim.requests']);
-
 const ALL_OPS = Object.entries(DOC.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method: method.toUpperCase(), op: op as unknown as Op })));
-const OPS = ALL_OPS.filter((o) => !WORLD_SWAPPING.has(o.op.operationId) && !NOT_YET_STATED.has(o.op.operationId));
+const OPS = ALL_OPS.filter((o) => !WORLD_SWAPPING.has(o.op.operationId));
 
 /** Values worth generating for some fields besides arbitrary ones, so valid requests also get past the domain's rules. */
 function hints(world: World): Record<string, unknown[]> {
@@ -145,9 +137,13 @@ function requestArb(op: Op, hint: Record<string, unknown[]>): fc.Arbitrary<Gener
     const ps = params.filter((p) => p.in === where);
     const rec = fc.record(Object.fromEntries(ps.map((p) => [p.name, valid(p.schema, p.name, hint).map(text)])), { requiredKeys: ps.filter((p) => p.required).map((p) => p.name) });
     if (ps.length === 0) return fc.constant({} as Record<string, string>);
+    // The operation's `x-at-least-one`: one of those query parameters is given (a mutation may still drop it).
+    const atLeastOne = where === 'query' ? op['x-at-least-one'] : undefined;
+    const withOne = !atLeastOne ? rec : fc.tuple(rec, fc.constantFrom(...atLeastOne)).chain(([r, name]) => (name in (r as object)
+      ? fc.constant(r) : valid(ps.find((p) => p.name === name)!.schema, name, hint).map((v) => ({ ...(r as object), [name]: text(v) }))));
     // A mutation: one parameter set to arbitrary text, or dropped (a query parameter: a path without one is another route).
     const replacement = where === 'path' ? anyText : fc.option(anyQueryText, { freq: 3, nil: undefined });
-    return fc.tuple(rec, fc.option(fc.tuple(fc.constantFrom(...ps.map((p) => p.name)), replacement), { freq: 2, nil: null }))
+    return fc.tuple(withOne, fc.option(fc.tuple(fc.constantFrom(...ps.map((p) => p.name)), replacement), { freq: 2, nil: null }))
       .map(([r, m]) => {
         const out: Record<string, string> = { ...(r as Record<string, string>) };
         if (m) {
@@ -189,6 +185,8 @@ function verdict(op: Op, req: Generated, ajv: { params: Ajv; body: Ajv }, cache:
     const v = compiled(ajv.params, `${p.in}.${p.name}`, { type: 'object', properties: { v: p.schema } });
     if (!v(holder)) errors.push(`${p.in} ${p.name}: ${ajv.params.errorsText(v.errors)}`);
   }
+  const atLeastOne = op['x-at-least-one'];
+  if (atLeastOne && !atLeastOne.some((name) => req.query[name] !== undefined)) errors.push(`query: none of ${atLeastOne.join(', ')}`);
   const rb = op.requestBody;
   if (rb) {
     const v = compiled(ajv.body, 'body', rb.content['application/json'].schema);
@@ -217,8 +215,10 @@ describe('the OpenAPI document as the contract of requests (property)', function
 
   it('covers every operation of the document but the five that replace the world under test', () => {
     expect(ALL_OPS.length).to.equal(ROUTES.length);
-    expect(OPS.length).to.equal(ROUTES.length - WORLD_SWAPPING.size - NOT_YET_STATED.size);
-    expect(OPS.map((o) => o.op.operationId)).to.include.members(['trade.execute', 'admin.competitions.start', 'sim.clock.set', 'account.profile.update']);
+    expect(OPS.length).to.equal(ROUTES.length - WORLD_SWAPPING.size);
+    expect(OPS.map((o) => o.op.operationId)).to.include.members([
+      'trade.execute', 'admin.competitions.start', 'sim.clock.set', 'account.profile.update', 'admin.agents.create', 'admin.search', 'sim.requests',
+    ]);
   });
 
   for (const { path, method, op } of OPS) {

@@ -5,6 +5,7 @@ import {
 } from '../../../domain/agents/manage.js';
 import { pagination, parseSort } from '../../../domain/data/paging.js';
 import { registerUser } from '../../../domain/agents/users.js';
+import { DomainError } from '../../../domain/errors.js';
 import type { RouteDef } from '../../route.js';
 import { route } from '../../typed-route.js';
 import { agentBrief, apiAdmin, apiAgent, apiUser } from './serialize.js';
@@ -42,6 +43,7 @@ export const ADMIN_ACTOR_ROUTES: RouteDef[] = [
     ...base, id: 'admin.agents.create', method: 'POST', path: '/api/admin/agents', auth: 'admin', summary: 'Create an agent for a user',
     schemas: { responses: createAgentResponses, body: createAgentBody },
     handler: async ({ world, body }) => {
+      if (body.user === undefined) throw new DomainError('INVALID_FIELD', { where: 'user', reason: 'expected object, received undefined' });
       const { agent, apiKey } = await createAgentForOwner(world.deps, body.user, body.agent);
       return { status: 201, body: { success: true, agent: apiAgent(agent, apiKey) } };
     },

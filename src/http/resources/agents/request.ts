@@ -17,11 +17,20 @@ export const registerUserBody = obj({
   agentEmail: email,
 }, ['walletAddress']);
 
-// Upstream's zod texts: a missing object or name, a name over 100 characters. Exactly one of
-// `user.id` and `user.walletAddress` is checked by the domain (OWNER_REQUIRED).
+/** The owner of a new agent: its id or its wallet, exactly one (the domain checks which, with upstream's OWNER_REQUIRED). */
+const owner = handlerChecked({
+  description: 'The owning user, by id or by wallet address (exactly one)',
+  oneOf: [
+    { ...obj({ id: uuid }, ['id']), not: { required: ['walletAddress'] }, title: 'OwnerById' },
+    { ...obj({ walletAddress: wallet }, ['walletAddress']), not: { required: ['id'] }, title: 'OwnerByWallet' },
+  ],
+}, obj({ id: uuid, walletAddress: wallet }));
+
+// Upstream's zod texts: a missing object or name, a name over 100 characters. A missing `user` is
+// the handler's (its schema is handler-checked), with the same text.
 export const createAgentBody = {
   ...obj({
-    user: obj({ id: uuid, walletAddress: wallet }),
+    user: owner,
     agent: {
       ...obj({
         name: { type: 'string', minLength: 1, maxLength: 100, 'x-reasons': { maxLength: 'name must be 100 characters or less' } },
