@@ -1,6 +1,6 @@
 // Determinism: the same seed and command sequence give byte-identical response logs on fresh worlds and over HTTP; a snapshot/restore in the middle changes nothing later.
 import { expect } from 'chai';
-import { inProcessTarget } from '../src/world/in-process-target.js';
+import { checkedInProcessTarget } from './helpers/answers.js';
 import { runScenario, type ScenarioResult } from '../src/harness/runner.js';
 import { parseScenario } from '../src/harness/schema.js';
 import { httpTarget } from '../src/harness/targets.js';
@@ -28,8 +28,8 @@ describe('determinism of a world under a command sequence', function () {
   });
 
   it('gives byte-identical response logs on two fresh worlds with the same seed, and the same log over HTTP', async () => {
-    const one = await runScenario(parse(doc, 'one'), inProcessTarget());
-    const two = await runScenario(parse(doc, 'two'), inProcessTarget());
+    const one = await runScenario(parse(doc, 'one'), checkedInProcessTarget());
+    const two = await runScenario(parse(doc, 'two'), checkedInProcessTarget());
     expect(one.ok, one.failure?.message).to.equal(true);
     expect(one.requests).to.be.greaterThan(30);
     expect(two.log).to.equal(one.log);
@@ -44,8 +44,8 @@ describe('determinism of a world under a command sequence', function () {
   });
 
   it('gives a different log under another seed (the hash really depends on the run)', async () => {
-    const one = await runScenario(parse(doc, 'one'), inProcessTarget());
-    const other = await runScenario(parse({ ...doc, seed: 32 }, 'other'), inProcessTarget());
+    const one = await runScenario(parse(doc, 'one'), checkedInProcessTarget());
+    const other = await runScenario(parse({ ...doc, seed: 32 }, 'other'), checkedInProcessTarget());
     expect(other.hash).to.not.equal(one.hash);
   });
 
@@ -61,8 +61,8 @@ describe('determinism of a world under a command sequence', function () {
       { advance: '2h' },
     ];
     const forked: ScenarioDoc = { ...doc, steps: [...doc.steps.slice(0, k), { snapshot: 'mid' }, ...disturb, { restore: 'mid' }, ...doc.steps.slice(k)] };
-    const plain = await runScenario(parse(doc, 'plain'), inProcessTarget());
-    const fork = await runScenario(parse(forked, 'fork'), inProcessTarget());
+    const plain = await runScenario(parse(doc, 'plain'), checkedInProcessTarget());
+    const fork = await runScenario(parse(forked, 'fork'), checkedInProcessTarget());
     expect(fork.ok, fork.failure?.message).to.equal(true);
     const after = (r: ScenarioResult, from: number) => exchanges(r).filter((_, i) => {
       const at = JSON.parse(r.log.trimEnd().split('\n')[i]!).at as string;

@@ -1,25 +1,21 @@
 // The OpenAPI document (structure, refs, every route, examples), the test-mode response checker, `compsim openapi`, and the docs and dashboard files.
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { inProcessTarget } from '../src/world/in-process-target.js';
 import { openapiMain } from '../src/cli/openapi.js';
 import { formatFailure } from '../src/cli/run-output.js';
-import { createResponseChecker, type ResponseViolation } from '../src/http/response-check.js';
-import { findRoute, routeTable } from '../src/http/dispatch.js';
+import { createAjv } from '../src/http/ajv.js';
+import { createResponseChecker } from '../src/http/response-check.js';
 import { ROUTES } from '../src/http/resources/index.js';
 import { contractSchema, handlerChecked, validationSchema } from '../src/http/route.js';
 import { buildOpenApi } from '../src/http/openapi.js';
 import { findScenarioFiles } from '../src/harness/files.js';
 import { runScenario } from '../src/harness/runner.js';
 import { loadScenario } from '../src/harness/schema.js';
-import type { Target } from '../src/harness/targets.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from './helpers/server.js';
+import { checkAnswer, checkedInProcessTarget, responseViolations } from './helpers/answers.js';
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020;
 const ROOT = join(import.meta.dirname, '..');
 type Doc = { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> }; tags: { name: string }[]; [k: string]: any };
 
@@ -181,8 +177,8 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('gives every answer and every component an example that validates against its schema', () => {
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats(ajv);
+    // The response checker's own set-up: examples are answers, checked as answers are.
+    const ajv = createAjv('response');
     ajv.addSchema({ $id: 'urn:compsim:doc', components: doc.components });
     const cache = new Map<string, ReturnType<typeof ajv.compile>>();
     const compiled = (schema: unknown) => {
@@ -265,27 +261,21 @@ describe('response checker (test mode)', () => {
   });
 
   it('passes every answer of the scenario library (in-process) against the documented schemas', async () => {
-    const table = routeTable(ROUTES);
-    const violations: ResponseViolation[] = [];
-    const checking = (inner: Target): Target => ({
-      ...inner,
-      async send(req) {
-        const res = await inner.send(req);
-        // A route the world's API version lacks answers the unknown-route 404: checked as unrouted.
-        const absent = res.status === 404 && (res.body as { error?: unknown } | null)?.error === `Cannot ${req.method} ${req.path}`;
-        const routeId = absent ? null : findRoute(table, req.method, req.path)?.def.id ?? null;
-        const v = checker.check({ routeId, method: req.method, path: req.path, status: res.status, body: res.body });
-        if (v) violations.push(v);
-        return res;
-      },
-    });
     const files = findScenarioFiles([join(ROOT, 'scenarios')]);
     expect(files.length).to.be.greaterThan(10);
     for (const file of files) {
-      const result = await runScenario(loadScenario(file), checking(inProcessTarget()));
+      const result = await runScenario(loadScenario(file), checkedInProcessTarget());
       expect(result.ok, result.failure ? formatFailure(result.failure).join('\n') : file).to.equal(true);
     }
-    expect(violations.map((v) => v.message)).to.deep.equal([]);
+    expect(responseViolations.map((v) => v.message)).to.deep.equal([]);
+  });
+
+  it('checks the answers tests obtain through the in-process target and msw as the test servers do', async () => {
+    checkAnswer({ method: 'GET', path: '/worlds/w1/api/health?x=1', status: 200, body: { status: 'ok', timestamp: 'soon', uptime: 0, version: '1' } });
+    checkAnswer({ method: 'GET', path: '/api/nowhere', status: 404, body: { success: false, error: 'Cannot GET /api/nowhere' } });
+    const seen = responseViolations.splice(0).map((v) => v.message);
+    expect(seen).to.have.length(1);
+    expect(seen[0]).to.match(/^health\.get GET \/api\/health -> 200: body\/timestamp must match format "date-time"/);
   });
 });
 

@@ -9,6 +9,7 @@ import { handlers } from '../../src/http/adapters/msw.js';
 import { createWorld } from '../../src/world/world.js';
 import type { WorldFixture } from '../../src/world/fixture.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
+import { checkMswAnswers } from '../helpers/answers.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DEMO = JSON.parse(readFileSync(join(ROOT, 'fixtures', 'worlds', 'demo.json'), 'utf8')) as WorldFixture;
@@ -123,6 +124,7 @@ describe('compsim/client', function () {
   it('works through msw handlers in place of a socket (any origin serving the API)', async () => {
     const world = await createWorld({ admin: { apiKey: ADMIN_KEY }, fixture: DEMO });
     const msw = setupServer(...handlers(world, { baseUrl: 'https://api.example' }));
+    checkMswAnswers(msw);
     msw.listen({ onUnhandledRequest: 'error' });
     try {
       const client = createClient({ baseUrl: 'https://api.example', apiKey: world.fixture.agents[1]!.apiKey });

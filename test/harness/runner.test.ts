@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inProcessTarget } from '../../src/world/in-process-target.js';
+import { checkedInProcessTarget } from '../helpers/answers.js';
 import { canonicalJson } from '../../src/harness/log.js';
 import { actorWallet, runScenario } from '../../src/harness/runner.js';
 import { loadScenario, parseScenario } from '../../src/harness/schema.js';
@@ -174,7 +174,7 @@ describe('scenario runner in-process', () => {
   it('gives the byte-identical log and hash on three runs of the same scenario', async () => {
     const sc = loadScenario(join(ROOT, 'scenarios', 'simulation', 'fork-and-compare.scenario.json'));
     const runs = [];
-    for (let i = 0; i < 3; i++) runs.push(await runScenario(sc, inProcessTarget()));
+    for (let i = 0; i < 3; i++) runs.push(await runScenario(sc, checkedInProcessTarget()));
     expect(runs.every((r) => r.ok)).to.equal(true);
     expect(runs[1]!.log).to.equal(runs[0]!.log);
     expect(runs[2]!.log).to.equal(runs[0]!.log);
@@ -183,8 +183,8 @@ describe('scenario runner in-process', () => {
 
   it('keeps only the hash with keepLog: false: the same hash, and reading the log says it was not kept', async () => {
     const sc = loadScenario(join(ROOT, 'scenarios', 'simulation', 'fork-and-compare.scenario.json'));
-    const kept = await runScenario(sc, inProcessTarget());
-    const hashOnly = await runScenario(sc, inProcessTarget(), { keepLog: false });
+    const kept = await runScenario(sc, checkedInProcessTarget());
+    const hashOnly = await runScenario(sc, checkedInProcessTarget(), { keepLog: false });
     expect(hashOnly.ok).to.equal(true);
     expect(hashOnly.requests).to.equal(kept.requests);
     expect(hashOnly.hash).to.equal(kept.hash);
@@ -195,7 +195,7 @@ describe('scenario runner in-process', () => {
     const doc = JSON.parse(readFileSync(join(ROOT, 'scenarios', 'trading', 'execute-and-quote.scenario.json'), 'utf8')) as Record<string, Json>;
     doc.world = { slippage: 'upstream' };
     const steps = (doc.steps as Json[]).slice(0, 2);
-    const run = async (seed: number) => runScenario(parseScenario(JSON.stringify({ ...doc, seed, steps }), 'slip.scenario.json'), inProcessTarget());
+    const run = async (seed: number) => runScenario(parseScenario(JSON.stringify({ ...doc, seed, steps }), 'slip.scenario.json'), checkedInProcessTarget());
     const [a, b, c] = [await run(10), await run(10), await run(11)];
     expect(a.ok && b.ok && c.ok, JSON.stringify(a.failure ?? c.failure)).to.equal(true);
     expect(a.hash).to.equal(b.hash);
@@ -212,7 +212,7 @@ describe('scenario runner in-process', () => {
       { note: '${later} is still known after the restore' },
       { setTime: '${later}' },
       { call: 'GET /api/health', expect: { body: { timestamp: '${later}', uptime: 3600 } } },
-    ]), inProcessTarget());
+    ]), checkedInProcessTarget());
     expect(r.ok, JSON.stringify(r.failure)).to.equal(true);
   });
 
@@ -220,7 +220,7 @@ describe('scenario runner in-process', () => {
     const r = await runScenario(scenario([
       { call: 'GET /api/health', save: { stamp: 'timestamp' } },
       { call: 'GET /api/health', expect: { status: 200, body: { timestamp: '${stamp}', status: 'down' } } },
-    ]), inProcessTarget());
+    ]), checkedInProcessTarget());
     expect(r.ok).to.equal(false);
     const response = r.failure!.response!;
     expect(Object.keys(response)).to.deep.equal(['status', 'body']);
@@ -243,7 +243,7 @@ describe('scenario runner: calls with `at`', () => {
   const lines = (log: string) => log.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 
   it('moves the clock first, runs what falls due, and logs the clock answer in the call\'s own line, the same over HTTP', async () => {
-    const r = await runScenario(doc(), inProcessTarget());
+    const r = await runScenario(doc(), checkedInProcessTarget());
     expect(r.ok, JSON.stringify(r.failure)).to.equal(true);
     const log = lines(r.log);
     // reset, alice, three calls: no line of its own for a clock move.
@@ -265,7 +265,7 @@ describe('scenario runner: calls with `at`', () => {
   });
 
   it('fails the step, without sending the call, for an instant before the clock or one that is no instant', async () => {
-    const back = await runScenario(doc([{ call: 'GET /api/health', at: '2025-01-01T00:11:59.999Z' }]), inProcessTarget());
+    const back = await runScenario(doc([{ call: 'GET /api/health', at: '2025-01-01T00:11:59.999Z' }]), checkedInProcessTarget());
     expect(back.ok).to.equal(false);
     expect(back.failure).to.include({ at: 'steps[3]', index: 3, verb: 'call' });
     expect(back.failure!.message).to.equal('at: moving the clock to 2025-01-01T00:11:59.999Z, the sim API answered 400 '
@@ -275,7 +275,7 @@ describe('scenario runner: calls with `at`', () => {
       body: { success: false, error: 'Invalid request: set (time only moves forward: 2025-01-01T00:11:59.999Z is before now, 2025-01-01T00:12:00.000Z)' },
     });
     expect(back.requests).to.equal(5);
-    const bad = await runScenario(doc([{ call: 'GET /api/health', at: 'soon' }]), inProcessTarget());
+    const bad = await runScenario(doc([{ call: 'GET /api/health', at: 'soon' }]), checkedInProcessTarget());
     expect(bad.failure).to.include({ at: 'steps[3]', message: 'at: not an ISO instant: "soon"' });
     expect(bad.requests).to.equal(5);
   });

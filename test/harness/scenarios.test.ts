@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { inProcessTarget } from '../../src/world/in-process-target.js';
+import { checkedInProcessTarget } from '../helpers/answers.js';
 import { formatFailure } from '../../src/cli/run-output.js';
 import { findScenarioFiles } from '../../src/harness/files.js';
 import { runScenario } from '../../src/harness/runner.js';
@@ -30,13 +30,13 @@ describe('scenario library (scenarios/)', () => {
     const page = readFileSync(join(ROOT, 'docs', 'scenarios.md'), 'utf8');
     const example = /## Example\n\n```json\n([\s\S]*?)```/.exec(page)?.[1];
     expect(example, 'docs/scenarios.md example').to.be.a('string');
-    const result = await runScenario(parseScenario(example!, 'docs/scenarios.md#example'), inProcessTarget());
+    const result = await runScenario(parseScenario(example!, 'docs/scenarios.md#example'), checkedInProcessTarget());
     expect(result.ok, result.failure ? formatFailure(result.failure).join('\n') : '').to.equal(true);
   });
 
   for (const file of FILES) {
     it(`passes ${file}`, async () => {
-      const result = await runScenario(loadScenario(join(ROOT, file)), inProcessTarget());
+      const result = await runScenario(loadScenario(join(ROOT, file)), checkedInProcessTarget());
       expect(result.ok, result.failure ? formatFailure(result.failure).join('\n') : '').to.equal(true);
       expect(result.stepsPassed).to.equal(result.steps);
     });

@@ -2,8 +2,8 @@
 import type { AddressInfo } from 'node:net';
 import { request, type Server } from 'node:http';
 import { createServer, type ServerOptions } from '../../src/http/adapters/server.js';
-import type { ResponseViolation } from '../../src/http/response-check.js';
 import { createWorld, type World } from '../../src/world/world.js';
+import { responseViolations } from './answers.js';
 import type { WorldOptions } from '../../src/world/config.js';
 
 /** Options of one call. */
@@ -22,30 +22,8 @@ export interface TestServer {
   call(method: string, path: string, opts?: CallOptions): Promise<CallResult>;
 }
 
-/**
- * Answers of test servers that did not match their documented response schema (every test server
- * runs in test mode). A root hook fails the test during which they happened, naming each one.
- */
-export const responseViolations: ResponseViolation[] = [];
-
-function violationsError(): Error | null {
-  if (responseViolations.length === 0) return null;
-  const list = responseViolations.splice(0);
-  return new Error(`${list.length} response(s) did not match the documented schema (src/http/resources/*/response.ts):\n  ${list.map((v) => v.message).join('\n  ')}`);
-}
-
-// Registered once, at the root suite, by the first test file that imports this helper. `error()` on
-// the hook fails the test that just ran (a throwing root hook would abort every later test instead).
-if (typeof afterEach === 'function') {
-  afterEach('documented responses', function () {
-    const err = violationsError();
-    if (err) (this.test as Mocha.Hook).error(err);
-  });
-  after('documented responses', () => {
-    const err = violationsError();
-    if (err) throw err;
-  });
-}
+/** Answers of test servers that did not match their documented response schema (see `answers.ts`: a root hook fails the test). */
+export { responseViolations };
 
 /** Fixed admin key used by tests that need an admin without calling setup. */
 export const ADMIN_KEY = '0123456789abcdef_fedcba9876543210';

@@ -6,13 +6,14 @@ import { createLogger, prettyLine } from '../../src/http/adapters/logging.js';
 import { createServer } from '../../src/http/adapters/server.js';
 import { createWorld } from '../../src/world/world.js';
 import { ADMIN_KEY } from '../helpers/server.js';
+import { responseViolations } from '../helpers/answers.js';
 
 describe('request logging', () => {
   it('writes one JSON line per request with method, path, status, ms and principal', async () => {
     const lines: string[] = [];
     const sink = new Writable({ write(chunk: Buffer, _e, cb) { lines.push(...chunk.toString().split('\n').filter(Boolean)); cb(); } });
     const world = await createWorld({ admin: { apiKey: ADMIN_KEY } });
-    const server = createServer(world, { logger: createLogger({ destination: sink, pretty: false }) }).listen(0, '127.0.0.1');
+    const server = createServer(world, { logger: createLogger({ destination: sink, pretty: false }), onResponseViolation: (v) => responseViolations.push(v) }).listen(0, '127.0.0.1');
     await new Promise<void>((r) => server.once('listening', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     await fetch(`${url}/api/admin/arenas`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });

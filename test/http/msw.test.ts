@@ -8,6 +8,7 @@ import { createWorld, type World } from '../../src/world/world.js';
 import { WorldHost } from '../../src/world/world-host.js';
 import { ADMIN_KEY } from '../helpers/server.js';
 import { TOK } from '../helpers/trading.js';
+import { checkMswAnswers } from '../helpers/answers.js';
 
 const BASE = 'https://api.example';
 
@@ -27,6 +28,7 @@ async function tinyBot(apiKey: string, competitionId: string, share: number): Pr
 describe('msw handlers (compsim/msw)', () => {
   let world: World;
   const server = setupServer();
+  checkMswAnswers(server);
   before(() => server.listen({ onUnhandledRequest: 'bypass' }));
   after(() => server.close());
   beforeEach(async () => {

@@ -3,10 +3,11 @@ import { expect } from 'chai';
 import { connect } from 'node:net';
 import { setupServer } from 'msw/node';
 import { handlers } from '../../src/http/adapters/msw.js';
-import { IN_PROCESS_ADMIN_KEY, inProcessTarget } from '../../src/world/in-process-target.js';
+import { IN_PROCESS_ADMIN_KEY } from '../../src/world/in-process-target.js';
 import type { Scenario } from '../../src/harness/types.js';
 import { createWorld } from '../../src/world/world.js';
 import { ADMIN_KEY, startTestServer } from '../helpers/server.js';
+import { checkedInProcessTarget, checkMswAnswers } from '../helpers/answers.js';
 
 const TEXTS = [
   '', '   ', '{}', '[]', '{"a":1,"b":[1,2,{"c":"d"}]}', ' \n\t{"a":"é€😀"}', '\uFEFF{"bom":true}', '"string"', '1', 'null', 'true',
@@ -18,6 +19,7 @@ const TEXTS = [
 
 describe('request bodies', () => {
   const msw = setupServer();
+  checkMswAnswers(msw);
   before(() => msw.listen({ onUnhandledRequest: 'bypass' }));
   after(() => msw.close());
 
@@ -49,7 +51,7 @@ describe('request bodies', () => {
 
   it('gives the in-process target the answers compsim serve gives for the same JSON bodies', async () => {
     const s = await startTestServer({ admin: { apiKey: ADMIN_KEY }, seed: 7, startTime: '2025-01-01T00:00:00.000Z' });
-    const target = inProcessTarget();
+    const target = checkedInProcessTarget();
     await target.begin({ doc: { seed: 7, startTime: '2025-01-01T00:00:00.000Z', world: {} } } as unknown as Scenario);
     try {
       const bodies: unknown[] = [

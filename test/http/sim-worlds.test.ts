@@ -1,6 +1,6 @@
 // Many worlds on one server: /api/sim/worlds (create, list, delete, keys, limit, idle TTL), /worlds/{id} base paths on every route and page, and isolation.
 import { expect } from 'chai';
-import { inProcessTarget } from '../../src/world/in-process-target.js';
+import { checkedInProcessTarget } from '../helpers/answers.js';
 import { ROUTES } from '../../src/http/resources/index.js';
 import { runScenario } from '../../src/harness/runner.js';
 import { loadScenario } from '../../src/harness/schema.js';
@@ -207,7 +207,7 @@ describe('world isolation', function () {
       expect(a.ok && b.ok && c.ok, JSON.stringify([a.failure, b.failure, c.failure])).to.equal(true);
       expect(a.requests).to.be.greaterThan(5);
       expect(a.log).to.equal(b.log);
-      const alone = await runScenario(sc, inProcessTarget(), { keepLog: true });
+      const alone = await runScenario(sc, checkedInProcessTarget(), { keepLog: true });
       expect(a.log).to.equal(alone.log);
       // The journals agree too, and the default world never saw any of it.
       const journal = async (id: string, key: string) => (await s.call('GET', `/worlds/${id}/api/sim/requests`, { key })).body.requests;

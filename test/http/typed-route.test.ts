@@ -6,6 +6,7 @@ import { route, type Infer } from '../../src/http/typed-route.js';
 import { limit, obj, offset, str, uuid } from '../../src/http/resources/shared/request.js';
 import { createAgentBody } from '../../src/http/resources/agents/request.js';
 import { createWorld } from '../../src/world/world.js';
+import { checkServed } from '../helpers/answers.js';
 
 /** True when `A` and `B` are the same type (each assignable to the other, `any` not accepted). */
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
@@ -47,18 +48,18 @@ describe('typed route inputs (http/typed-route.ts)', () => {
   it('hands the handler what its types promise: defaults filled in, query text as numbers (200)', async () => {
     const world = await createWorld({});
     const table = routeTable([echo, bare]);
-    const res = await serveRequest(world, findRoute(table, 'POST', '/test/echo'), {
+    const res = checkServed('POST', '/test/echo', await serveRequest(world, findRoute(table, 'POST', '/test/echo'), {
       method: 'POST', path: '/test/echo', headers: {}, query: { limit: '5' }, readBody: () => ({ name: 'n', owner: 'not checked here' }),
-    });
+    }));
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({ name: 'n', limit: 5, offset: 0, owner: 'not checked here', nickname: undefined, sort: undefined });
   });
 
   it('refuses what the schema requires before the handler runs (400)', async () => {
     const world = await createWorld({});
-    const res = await serveRequest(world, findRoute(routeTable([echo]), 'POST', '/test/echo'), {
+    const res = checkServed('POST', '/test/echo', await serveRequest(world, findRoute(routeTable([echo]), 'POST', '/test/echo'), {
       method: 'POST', path: '/test/echo', headers: {}, query: {}, readBody: () => ({ owner: 'x' }),
-    });
+    }));
     expect(res.status).to.equal(400);
     expect(res.body).to.deep.equal({ success: false, error: 'Invalid request: name (required)' });
   });

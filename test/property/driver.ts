@@ -7,6 +7,7 @@ import type { StoreDump, StoreSnapshot } from '../../src/ports/store.js';
 import { parseBody, type TargetRequest, type TargetResponse } from '../../src/harness/targets.js';
 import type { Json, ScenarioWorld } from '../../src/harness/types.js';
 import { createWorld, type World } from '../../src/world/world.js';
+import { checkServed } from '../helpers/answers.js';
 
 let table: RouteTable | undefined;
 
@@ -43,7 +44,7 @@ export class Driver {
   /** The in-process admin key (redacted from response logs, as every admin key is). */
   static readonly adminKey = IN_PROCESS_ADMIN_KEY;
 
-  /** A world as `inProcessTarget().begin` builds it, then the runner's reset call. */
+  /** A world as the in-process target's `begin` builds it, then the runner's reset call. */
   static async create(start: WorldStart): Promise<Driver> {
     const world = await createWorld({ ...(start.world as object), seed: start.seed, startTime: start.startTime, admin: { apiKey: IN_PROCESS_ADMIN_KEY } });
     const d = new Driver(world, start);
@@ -62,18 +63,18 @@ export class Driver {
   async send(req: TargetRequest): Promise<TargetResponse> {
     this.requests += 1;
     const withBody = req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD';
-    const res = await serveRequest(this.world, findRoute(routeTable(), req.method, req.path), {
+    const res = checkServed(req.method, req.path, await serveRequest(this.world, findRoute(routeTable(), req.method, req.path), {
       method: req.method, path: req.path, headers: { ...req.headers }, query: { ...req.query },
       readBody: () => (withBody ? wire(req.body) : undefined), ip: '127.0.0.1',
-    }, (err) => this.bugs.push({ req, err }));
+    }, (err) => this.bugs.push({ req, err })));
     return { status: res.status, body: wire(res.body) };
   }
 
   /** One request exactly as given (no JSON round trip: hostile bodies may be too deep to stringify). */
   async raw(req: PlainRequest): Promise<PlainResponse> {
     this.requests += 1;
-    return serveRequest(this.world, findRoute(routeTable(), req.method, req.path), { ...req, readBody: () => req.body },
-      (err) => this.bugs.push({ req: { method: req.method, path: req.path, query: {}, headers: {} }, err }));
+    return checkServed(req.method, req.path, await serveRequest(this.world, findRoute(routeTable(), req.method, req.path), { ...req, readBody: () => req.body },
+      (err) => this.bugs.push({ req: { method: req.method, path: req.path, query: {}, headers: {} }, err })));
   }
 
   /** A mark of the whole mutable state (rows are immutable, so marks are cheap and compare by identity). */

@@ -13,6 +13,7 @@ import type { WorldFixture } from '../../src/world/fixture.js';
 import { createWorld, type World } from '../../src/world/world.js';
 import { ADMIN_KEY } from '../helpers/server.js';
 import { budget, SEEDS } from './budget.js';
+import { checkServed } from '../helpers/answers.js';
 
 type Schema = Record<string, any>;
 type Op = { operationId: string; 'x-at-least-one'?: string[]; security?: Record<string, string[]>[]; parameters?: { name: string; in: 'path' | 'query'; required: boolean; schema: Schema }[]; requestBody?: { required: boolean; content: { 'application/json': { schema: Schema } } } };
@@ -230,10 +231,10 @@ describe('the OpenAPI document as the contract of requests (property)', function
         const errors = verdict(op, req, ajv, cache);
         const url = path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(req.path[name] ?? ''));
         const text = req.body === undefined ? '' : JSON.stringify(req.body);
-        const res = await serveRequest(world, findRoute(TABLE, method, url), {
+        const res = checkServed(method, url, await serveRequest(world, findRoute(TABLE, method, url), {
           method, path: url, headers: { authorization: `Bearer ${key}` }, query: req.query,
           readBody: () => (method === 'GET' ? undefined : readBodyText(text, 'application/json', false)),
-        });
+        }));
         const message = String((res.body as { error?: unknown } | null)?.error ?? '');
         const shown = `${method} ${url} query=${JSON.stringify(req.query)} body=${text} -> ${res.status} ${message}`;
         expect(res.status, shown).to.be.lessThan(500);

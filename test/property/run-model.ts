@@ -1,6 +1,6 @@
 // Runs the trading command model with fast-check (asyncModelRun), shrinks a failure and saves it as a regression scenario that replays the failure.
 import fc from 'fast-check';
-import { inProcessTarget } from '../../src/world/in-process-target.js';
+import { checkedInProcessTarget } from '../helpers/answers.js';
 import { runScenario, type ScenarioResult } from '../../src/harness/runner.js';
 import { parseScenario } from '../../src/harness/schema.js';
 import type { ScenarioDoc } from '../../src/harness/types.js';
@@ -73,7 +73,7 @@ export async function runModel(o: ModelRunOptions): Promise<ModelRunResult> {
   if (!last) throw new Error(`the command model failed outside an invariant check: ${String(details.errorInstance)}\n${counterexample}`);
   const doc = scenarioDoc(start, last.rec.steps,
     `Shrunk counterexample of the trading command model (test/property/trading-model.prop.test.ts, seed ${o.seed}, slippage ${o.slippage}): ${last.message}`);
-  const replay = await runScenario(parseScenario(renderScenario(doc), 'regression'), inProcessTarget());
+  const replay = await runScenario(parseScenario(renderScenario(doc), 'regression'), checkedInProcessTarget());
   const dir = o.dir === undefined ? REGRESSIONS_DIR : o.dir;
   const file = dir === null ? undefined : writeRegression(doc, dir);
   return { failed: true, message: last.message, ...(counterexample !== undefined ? { counterexample } : {}), doc, ...(file ? { file } : {}), replay };

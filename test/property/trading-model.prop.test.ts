@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { inProcessTarget } from '../../src/world/in-process-target.js';
+import { checkedInProcessTarget } from '../helpers/answers.js';
 import { runScenario } from '../../src/harness/runner.js';
 import { findScenarioFiles } from '../../src/harness/files.js';
 import { loadScenario, parseScenario } from '../../src/harness/schema.js';
@@ -60,7 +60,7 @@ describe('regression writer (a deliberately broken model, never the product)', f
     expect(sc.doc.description).to.match(/^Shrunk counterexample/);
     // Shrunk: the four set-up steps (two agents, a competition, its start) and the one trade.
     expect(sc.doc.steps.length).to.be.at.most(6);
-    const replay = await runScenario(sc, inProcessTarget());
+    const replay = await runScenario(sc, checkedInProcessTarget());
     expect(replay.ok).to.equal(false);
     expect(replay.failure!.at).to.equal(`steps[${sc.doc.steps.length - 1}]`);
     expect(replay.failure!.message).to.match(/expected status 200, got 400/);
@@ -97,7 +97,7 @@ describe('regression writer (a deliberately broken model, never the product)', f
     expect(real.rec.steps).to.have.length(1);
     expect(real.rec.steps[0]).to.deep.include({ call: 'GET /api/sim/dump', as: 'admin' });
     // On a world where nothing went wrong the expectation holds; on the disturbed one it does not.
-    const ok = await runScenario(parseScenario(renderScenario(scenarioDoc(start, real.rec.steps, 'dump')), 'dump.scenario.json'), inProcessTarget());
+    const ok = await runScenario(parseScenario(renderScenario(scenarioDoc(start, real.rec.steps, 'dump')), 'dump.scenario.json'), checkedInProcessTarget());
     expect(ok.ok, ok.failure?.message).to.equal(true);
   });
 

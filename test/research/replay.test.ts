@@ -2,7 +2,8 @@
 import { expect } from 'chai';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { IN_PROCESS_ADMIN_KEY, inProcessTarget } from '../../src/world/in-process-target.js';
+import { IN_PROCESS_ADMIN_KEY } from '../../src/world/in-process-target.js';
+import { checkedInProcessTarget } from '../helpers/answers.js';
 import { ADMIN_KEY_PLACEHOLDER } from '../../src/harness/log.js';
 import { parseReplayArgs, replayMain, runReplay } from '../../src/cli/replay.js';
 import { UsageError } from '../../src/cli/args.js';
@@ -73,7 +74,7 @@ describe('compsim replay: runs', function () {
   it('rebuilds leaderboards and balance histories that match a hand computation', async () => {
     const f = inputs(scratch('replay-hand'));
     const args = parseReplayArgs(['--trades', f.trades, '--prices', f.tape, '--balances', f.balances, '--slippage', 'none', '--interval', '30m']);
-    const run = await runReplay(args, parseTapes(readFileSync(f.tape, 'utf8'), f.tape), 'none', 'replay', inProcessTarget());
+    const run = await runReplay(args, parseTapes(readFileSync(f.tape, 'utf8'), f.tape), 'none', 'replay', checkedInProcessTarget());
     const o = run.outcome;
     // Al: 500 USDC -> 5 SOL at 100. Bea: 150 USDC -> 1 SOL at 150 (12:30); her 99,999 USDC order is refused.
     expect(o.trades.map((t) => [t.trade.agent, t.accepted, t.toAmount, t.error])).to.deep.equal([
@@ -97,9 +98,9 @@ describe('compsim replay: runs', function () {
     const f = inputs(scratch('replay-answers'));
     const args = parseReplayArgs(['--trades', f.trades, '--prices', f.tape, '--balances', f.balances, '--slippage', 'expected', '--interval', '30m']);
     const tapes = parseTapes(readFileSync(f.tape, 'utf8'), f.tape);
-    const direct = await runReplay(args, tapes, 'expected', 'replay', inProcessTarget());
+    const direct = await runReplay(args, tapes, 'expected', 'replay', checkedInProcessTarget());
     // A target whose answers are parsed from their JSON text (as the HTTP target's are), not copied.
-    const inner = inProcessTarget();
+    const inner = checkedInProcessTarget();
     const seen: [string, number, unknown][] = [];
     const bodyOnly: Target = {
       label: 'body only', begin: (sc) => inner.begin(sc), close: () => inner.close(),
@@ -115,7 +116,7 @@ describe('compsim replay: runs', function () {
     expect(direct.outcome.trades.filter((t) => t.accepted).map((t) => t.tradeAmountUsd)).to.deep.equal([500, 150]);
     // onExchange: one call per log line, in order, with the line's position and answer.
     const doc = replayPlan(parseTrades(readFileSync(f.trades, 'utf8'), f.trades), tapes, { seed: 1, slippage: 'none', intervalMs: 1_800_000, rules: 'lenient' }).doc;
-    const result = await runScenario({ file: 'r', name: 'r', doc: validateScenario(doc, 'r') }, inProcessTarget(), {
+    const result = await runScenario({ file: 'r', name: 'r', doc: validateScenario(doc, 'r') }, checkedInProcessTarget(), {
       onExchange: (at, res) => seen.push([at, res.status, res.body]),
     });
     const lines = result.log.trim().split('\n').map((l) => JSON.parse(l) as { at: string; response: { status: number; body?: unknown } });
@@ -154,7 +155,7 @@ describe('compsim replay: runs', function () {
     const [withSlip, without] = JSON.parse(stdout) as { final: { agent: string; value: number }[] }[];
     for (const r of without!.final) expect(r.value).to.be.greaterThan(withSlip!.final.find((x) => x.agent === r.agent)!.value);
     const flat = await runReplay(parseReplayArgs(['--trades', f.trades, '--prices', f.flat, '--balances', f.balances, '--slippage', 'none']),
-      parseTapes(readFileSync(f.flat, 'utf8'), f.flat), 'none', 'flat', inProcessTarget());
+      parseTapes(readFileSync(f.flat, 'utf8'), f.flat), 'none', 'flat', checkedInProcessTarget());
     expect(flat.outcome.final.map((r) => r.value)).to.deep.equal([1000, 1000]);
   });
 

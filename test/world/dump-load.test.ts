@@ -3,7 +3,8 @@ import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { IN_PROCESS_ADMIN_KEY, inProcessTarget } from '../../src/world/in-process-target.js';
+import { IN_PROCESS_ADMIN_KEY } from '../../src/world/in-process-target.js';
+import { checkedInProcessTarget } from '../helpers/answers.js';
 import { openServeState, stateMain } from '../../src/cli/state.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { TABLES } from '../../src/domain/tables.js';
@@ -313,7 +314,7 @@ describe('dumps of real worlds load', function () {
     const files = findScenarioFiles([join(ROOT, 'scenarios')]);
     expect(files.length).to.be.greaterThan(10);
     for (const file of files) {
-      const target = inProcessTarget();
+      const target = checkedInProcessTarget();
       const sc = loadScenario(file);
       const result = await runScenario(sc, target);
       expect(result.ok, relative(ROOT, file)).to.equal(true);
