@@ -1,7 +1,7 @@
 // Large outputs through a pipe: every printing command finishes writing before the process exits (a pipe used to get the first 64 KiB only).
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
@@ -70,4 +70,21 @@ describe('CLI output through a pipe', function () {
     }
   });
 
+  it('compsim run --json prints the whole result, a failure holding a large answer included', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compsim-pipe-'));
+    try {
+      // A day of the demo world, then a dump with a wrong expectation: the failure carries the whole answer.
+      const file = join(dir, 'big.scenario.json');
+      const steps = [{ advance: '1d' }, { call: 'GET /api/sim/dump', as: 'admin', expect: { status: 201 } }];
+      writeFileSync(file, JSON.stringify({ seed: 1, startTime: '2025-06-02T12:00:00Z', world: { fixture: DEMO }, steps }));
+      const r = await cliThroughPipe(['run', file, '--json']);
+      expect(r.code, r.stderr).to.equal(1);
+      expect(r.stdout.length).to.be.greaterThan(2 * PIPE_BUFFER);
+      const result = JSON.parse(r.stdout.toString('utf8')) as { format: string; ok: boolean; scenarios: unknown[] };
+      expect(result).to.include({ format: 'compsim-run', ok: false });
+      expect(result.scenarios).to.have.length(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
