@@ -87,4 +87,13 @@ describe('CLI output through a pipe', function () {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  it('compsim replay --json prints every run\'s whole outcome (the replay and its counterfactual)', async () => {
+    // A ranking every minute over the demo input's two hours, twice: more than a pipe's buffer.
+    const r = await cliThroughPipe(['replay', '--trades', 'fixtures/replay/trades.csv', '--prices', 'fixtures/replay/tape.json', '--interval', '1m', '--vs-slippage', 'none', '--json']);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout.length).to.be.greaterThan(PIPE_BUFFER);
+    const runs = JSON.parse(r.stdout.toString('utf8')) as { label: string; leaderboards: unknown[] }[];
+    expect(runs.map((x) => x.label)).to.have.length(2);
+    expect(runs[0]!.leaderboards.length).to.be.greaterThan(100);
+  });
 });
