@@ -32,6 +32,8 @@ export function tolerant(schema: unknown, depth = 0): Schema {
     else if (k === 'anyOf' || k === 'oneOf' || k === 'allOf') out[k] = (v as unknown[]).map((x) => tolerant(x, depth + 1));
     else out[k] = v;
   }
+  // Ajv takes Infinity (JSON's 1e400) for an integer: a count must be a safe integer.
+  if (out.type === 'integer' || (Array.isArray(out.type) && out.type.includes('integer'))) Object.assign(out, { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
   // anyOf of alternatives that each accept anything extra would accept a wrong type anyway: keep the first alternative's shape.
   if (Array.isArray(out.oneOf)) {
     out.anyOf = out.oneOf;
