@@ -43,8 +43,12 @@ export function toCsv(header: readonly string[], rows: readonly (readonly CsvCel
   return stringify(records, { record_delimiter: 'unix', quoted_match: quotedMatch });
 }
 
-/** One record read back, with the line it ends on (for messages). */
-export interface CsvRecord { cells: string[]; line: number }
+/** Records read back, and the line each one ends on (found only when asked: for messages). */
+export interface CsvRecords {
+  records: string[][];
+  /** The line record `index` ends on (1-based). */
+  lineOf(index: number): number;
+}
 
 /** Options of {@link parseCsv}. */
 export interface ParseCsvOptions {
@@ -52,23 +56,37 @@ export interface ParseCsvOptions {
   maxRecordChars?: number;
 }
 
+/** The reading rules: quoted cells kept as they are, unquoted ones trimmed, empty and `#` lines skipped, a byte-order mark ignored, records of any length. */
+function readOptions(o: ParseCsvOptions) {
+  return {
+    bom: true, trim: true, comment: '#', comment_no_infix: true, skip_empty_lines: true, relax_column_count: true, max_record_size: o.maxRecordChars ?? 1_000_000,
+  } as const;
+}
+
 /**
  * Reads CSV text as records of text cells (every cell through {@link unescapeCell}): quoted cells
  * keep commas, quotes, line breaks and spaces; unquoted cells are trimmed; empty lines and lines
  * starting with `#` are skipped; a byte-order mark is ignored. Records may differ in length (the
  * caller checks them against its header). Malformed text throws a {@link CsvReadError} naming
- * `file` and the line.
+ * `file` and the line. Line numbers cost a second parse, so they are worked out only when asked.
  */
-export function parseCsv(text: string, file: string, options: ParseCsvOptions = {}): CsvRecord[] {
-  let parsed: { record: string[]; info: { lines: number } }[];
+export function parseCsv(text: string, file: string, options: ParseCsvOptions = {}): CsvRecords {
+  let records: string[][];
   try {
-    parsed = parse(text, {
-      bom: true, trim: true, comment: '#', comment_no_infix: true, skip_empty_lines: true, relax_column_count: true, info: true,
-      max_record_size: options.maxRecordChars ?? 1_000_000,
-    }) as unknown as { record: string[]; info: { lines: number } }[];
+    records = parse(text, readOptions(options)) as string[][];
   } catch (err) {
     if (err instanceof CsvError) throw new CsvReadError(`${file}: not valid CSV: ${err.message}`);
     throw err;
   }
-  return parsed.map(({ record, info }) => ({ cells: record.map(unescapeCell), line: info.lines }));
+  for (const record of records) {
+    for (let i = 0; i < record.length; i++) if (record[i]!.startsWith("'")) record[i] = unescapeCell(record[i]!);
+  }
+  let lines: number[] | undefined;
+  return {
+    records,
+    lineOf: (index) => {
+      lines ??= (parse(text, { ...readOptions(options), info: true }) as unknown as { info: { lines: number } }[]).map((r) => r.info.lines);
+      return lines[index] ?? 0;
+    },
+  };
 }

@@ -58,9 +58,12 @@ export function toMs(v: unknown, where: string): number {
   return ms;
 }
 
-function toTrade(raw: Record<string, unknown>, where: string): ReplayTrade {
+/** One trade from its fields; `namesChecked` skips the check of the field names (rows of one CSV share them: the first row checks them). */
+function toTrade(raw: Record<string, unknown>, where: string, namesChecked = false): ReplayTrade {
   for (const k of REQUIRED) if (raw[k] === undefined || raw[k] === '' || raw[k] === null) throw new ReplayInputError(`${where}: missing ${k}`);
-  for (const k of Object.keys(raw)) if (!(TRADE_FIELDS as readonly string[]).includes(k)) throw new ReplayInputError(`${where}: unknown field '${k}' (known: ${TRADE_FIELDS.join(', ')})`);
+  if (!namesChecked) {
+    for (const k of Object.keys(raw)) if (!(TRADE_FIELDS as readonly string[]).includes(k)) throw new ReplayInputError(`${where}: unknown field '${k}' (known: ${TRADE_FIELDS.join(', ')})`);
+  }
   for (const k of TRADE_FIELDS) {
     const v = raw[k];
     if (v !== undefined && v !== null && typeof v !== 'string' && typeof v !== 'number') throw new ReplayInputError(`${where}.${k}: expected text, got ${JSON.stringify(v)}`);
@@ -93,23 +96,33 @@ function jsonTrades(text: string, file: string): ReplayTrade[] {
 }
 
 function csvTrades(text: string, file: string): ReplayTrade[] {
-  let records;
+  let csv;
   try {
-    records = parseCsv(text, file);
+    csv = parseCsv(text, file);
   } catch (err) {
     if (err instanceof CsvReadError) throw new ReplayInputError(err.message);
     throw err;
   }
+  const { records } = csv;
   if (records.length === 0) throw new ReplayInputError(`${file}: no header row`);
   if (records.length - 1 > MAX_TRADES) throw new ReplayInputError(`${file}: ${records.length - 1} trades, more than the ${MAX_TRADES} a replay takes`);
-  const header = records[0]!.cells;
-  return records.slice(1).map(({ cells, line }) => {
-    if (cells.length !== header.length) throw new ReplayInputError(`${file}:${line}: ${cells.length} cells, the header has ${header.length}`);
+  const header = records[0]!;
+  const out: ReplayTrade[] = new Array(records.length - 1);
+  for (let r = 1; r < records.length; r++) {
+    const cells = records[r]!;
+    if (cells.length !== header.length) throw new ReplayInputError(`${file}:${csv.lineOf(r)}: ${cells.length} cells, the header has ${header.length}`);
     // Every name an own member (a `__proto__` too, for toTrade to refuse), the last of a repeated one winning.
     const raw: Record<string, unknown> = {};
     for (let i = 0; i < header.length; i++) setOwn(raw, header[i]!, cells[i]);
-    return toTrade(raw, `${file}:${line}`);
-  });
+    try {
+      out[r - 1] = toTrade(raw, '', r > 1);
+    } catch (err) {
+      // The row's place is worked out only for its message (it costs a second parse).
+      if (err instanceof ReplayInputError) throw new ReplayInputError(`${file}:${csv.lineOf(r)}${err.message}`);
+      throw err;
+    }
+  }
+  return out;
 }
 
 /** Trades from CSV (header row with the field names) or JSON (an array, or `{trades: [...]}`), sorted by time (stable). */

@@ -1,5 +1,5 @@
 // A replay's outcome: every trade's result, each agent's balance history and the ranking at every snapshot, read from the answers a run gave, and its hash.
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { TargetResponse } from '../harness/targets.js';
 import { actorOf, type ReplayPlan, type ReplayScenario } from './replay-plan.js';
 import type { ReplayTrade } from './replay-input.js';
@@ -43,7 +43,7 @@ export interface ReplayAnswers {
 const TRADE_FIELDS_READ = ['fromAmount', 'toAmount', 'tradeAmountUsd', 'fromTokenSymbol', 'toTokenSymbol'] as const;
 
 /** The part of a trade answer the outcome reads: the error, and the transaction's amounts and symbols. */
-export function tradeAnswer(status: number, body: unknown): ReplayAnswer {
+function tradeAnswer(status: number, body: unknown): ReplayAnswer {
   if (body === undefined || body === null || typeof body !== 'object') return { status };
   const b = body as Record<string, unknown>;
   const tx = b.transaction as Record<string, unknown> | undefined;
@@ -127,32 +127,33 @@ function tradesAndBalances(plan: ReplayPlan, answers: ReplayAnswers): { trades: 
     const rows = (answers.balances(i)?.body?.balances ?? []) as { tokenAddress: string; symbol: string; amount: number }[];
     holdings.set(name, new Map(rows.map((r) => [keyOf(r.tokenAddress), { symbol: r.symbol, amount: r.amount }])));
   });
-  const trades: TradeOutcome[] = [];
+  const trades: TradeOutcome[] = new Array(plan.trades.length);
   const balances: BalanceChange[] = [];
-  plan.trades.forEach((trade, i) => {
+  const move = (trade: ReplayTrade, token: string, symbol: string, change: number) => {
+    const held = holdings.get(trade.agent)!;
+    const key = keyOf(token);
+    let row = held.get(key);
+    if (!row) held.set(key, (row = { symbol, amount: 0 }));
+    row.amount += change;
+    row.symbol = symbol;
+    balances.push({ timestamp: trade.timestamp, agent: trade.agent, token, symbol, change, balance: row.amount });
+  };
+  for (let i = 0; i < plan.trades.length; i++) {
+    const trade = plan.trades[i]!;
     const e = answers.trade(i);
-    const agent = trade.agent;
     const body = e?.body;
     const tx = body?.transaction as Record<string, unknown> | undefined;
     const accepted = e?.status === 200 && tx !== undefined;
-    trades.push({
+    trades[i] = {
       trade, status: e?.status ?? 0, accepted,
       toAmount: accepted ? Number(tx.toAmount) : null, tradeAmountUsd: accepted && typeof tx.tradeAmountUsd === 'number' ? tx.tradeAmountUsd : null,
       fromSymbol: accepted ? String(tx.fromTokenSymbol) : null, toSymbol: accepted ? String(tx.toTokenSymbol) : null,
       error: accepted ? null : String(body?.error ?? `status ${e?.status ?? 'missing'}`),
-    });
-    if (!accepted) return;
-    const held = holdings.get(agent)!;
-    const move = (token: string, symbol: string, change: number) => {
-      const row = held.get(keyOf(token)) ?? { symbol, amount: 0 };
-      row.amount += change;
-      row.symbol = symbol;
-      held.set(keyOf(token), row);
-      balances.push({ timestamp: trade.timestamp, agent, token, symbol, change, balance: row.amount });
     };
-    move(trade.fromToken, String(tx.fromTokenSymbol), -Number(tx.fromAmount));
-    if (Number(tx.toAmount) > 0) move(trade.toToken, String(tx.toTokenSymbol), Number(tx.toAmount));
-  });
+    if (!accepted) continue;
+    move(trade, trade.fromToken, String(tx.fromTokenSymbol), -Number(tx.fromAmount));
+    if (Number(tx.toAmount) > 0) move(trade, trade.toToken, String(tx.toTokenSymbol), Number(tx.toAmount));
+  }
   return { trades, balances };
 }
 
@@ -200,16 +201,52 @@ export function analyzeReplay(plan: ReplayPlan, answers: ReplayAnswers, snapshot
   return { trades, balances, leaderboards, final };
 }
 
+/** Numbers hashed as little-endian doubles, a few thousand at a time: text formatting per number costs more than the hashing. */
+class NumberHash {
+  private readonly view = new DataView(new ArrayBuffer(8 * 8192));
+  private n = 0;
+  constructor(private readonly h: Hash) {}
+  num(x: number): void {
+    this.view.setFloat64(this.n, x, true);
+    this.n += 8;
+    if (this.n === this.view.byteLength) this.flush();
+  }
+  text(s: string): void {
+    this.flush();
+    this.h.update(`${JSON.stringify(s)}\n`);
+  }
+  flush(): void {
+    if (this.n > 0) this.h.update(new Uint8Array(this.view.buffer, 0, this.n));
+    this.n = 0;
+  }
+}
+
 /**
- * SHA-256 of an outcome: every trade's result and the ranking at every snapshot, one JSON line each.
- * It names agents, never ids, so an in-process replay and a replay against a served world of the
- * same inputs hash alike.
+ * SHA-256 of an outcome: every trade's result (by position: the trades are the plan's) and the
+ * ranking at every snapshot. It names agents (by their first place in the rankings), never ids, so
+ * an in-process replay and a replay against a served world of the same inputs hash alike.
  */
 export function outcomeHash(o: ReplayOutcome): string {
   const h = createHash('sha256');
+  const out = new NumberHash(h);
   for (const t of o.trades) {
-    h.update(`${JSON.stringify([t.trade.timestamp, t.trade.agent, t.trade.fromToken, t.trade.toToken, t.trade.amount, t.status, t.accepted, t.toAmount, t.tradeAmountUsd, t.error])}\n`);
+    out.num(t.status);
+    out.num(t.accepted ? 1 : 0);
+    out.num(t.toAmount ?? NaN);
+    out.num(t.tradeAmountUsd ?? NaN);
+    if (t.error !== null) out.text(t.error);
   }
-  for (const r of o.leaderboards) h.update(`${JSON.stringify([r.timestamp, r.rank, r.agent, r.value])}\n`);
+  out.num(-1);
+  const names = new Map<string, number>();
+  for (const r of o.leaderboards) {
+    let k = names.get(r.agent);
+    if (k === undefined) names.set(r.agent, (k = names.size));
+    out.num(r.timestamp);
+    out.num(r.rank);
+    out.num(k);
+    out.num(r.value);
+  }
+  for (const name of names.keys()) out.text(name);
+  out.flush();
   return h.digest('hex');
 }

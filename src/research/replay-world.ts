@@ -11,7 +11,7 @@ import type { WorldOptions } from '../world/config.js';
 import { IN_PROCESS_ADMIN_KEY } from '../world/in-process-target.js';
 import { createWorld, type World } from '../world/world.js';
 import { ReplayInputError } from './replay-input.js';
-import { tradeAnswer, type ReplayAnswer, type ReplayAnswers, type SnapshotRow } from './replay-outcome.js';
+import type { ReplayAnswer, ReplayAnswers, SnapshotRow } from './replay-outcome.js';
 import { actorOf, replayWorld, type ReplayPlan } from './replay-plan.js';
 
 /** What an in-process replay leaves for the analysis. */
@@ -114,8 +114,8 @@ export async function replayInWorld(plan: ReplayPlan): Promise<WorldReplay> {
     const input: Record<string, string> = { competitionId, fromToken: t.fromToken, toToken: t.toToken, amount: t.amount, reason: t.reason };
     for (const k of ['fromChain', 'toChain', 'fromSpecificChain', 'toSpecificChain'] as const) if (t[k] !== undefined) input[k] = t[k]!;
     try {
-      const trade = await executeTrade(world.deps, principalOf.get(t.agent)!, input);
-      answers.trades.push(tradeAnswer(200, { transaction: trade }));
+      // The stored row is immutable: the analysis reads its amounts and symbols where they are.
+      answers.trades.push({ status: 200, body: { transaction: await executeTrade(world.deps, principalOf.get(t.agent)!, input) } });
     } catch (err) {
       answers.trades.push(refusal(err));
     }

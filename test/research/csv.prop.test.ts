@@ -19,7 +19,7 @@ describe('CSV', () => {
     ));
     fc.assert(fc.property(table, ([header, rows]) => {
       const back = parseCsv(toCsv(header, rows), 't.csv');
-      expect(back.map((r) => r.cells)).to.deep.equal([header, ...rows.map((r) => r.map((c) => c ?? ''))]);
+      expect(back.records).to.deep.equal([header, ...rows.map((r) => r.map((c) => c ?? ''))]);
     }), { seed: 20261201, numRuns: 2000 });
   });
 
