@@ -7,6 +7,7 @@ import { loadReplayPlan, REPLAY_FILES, runReplay, writeReplay, type ReplayRun } 
 import { parseTapes, readForkManifest, readInput, ReplayInputError, type ForkReplayInputs } from '../research/replay-input.js';
 import type { ReplayOptions } from '../research/replay-plan.js';
 import { bool, choice, defined, opt, parseFlags, seedValue, str, urlValue, UsageError } from './args.js';
+import { printable } from './fork.js';
 import type { OutputStream } from './run-output.js';
 
 /** Help text of `compsim replay`. */
@@ -186,8 +187,9 @@ export async function replayMain(argv: readonly string[], io: { stdout: OutputSt
       runs.push(await replayOnce(args, altTapes, args.vsSlippage ?? args.slippage, `counterfactual (${what})`, target()));
     }
     const human = args.json ? io.stderr : io.stdout;
-    for (const r of runs) human.write(`${describeRun(r).join('\n')}\n\n`);
-    if (runs.length === 2) human.write(`${compareRuns(runs[0]!, runs[1]!).join('\n')}\n`);
+    // Names and messages may come from a forked source: control characters are not passed to the terminal.
+    for (const r of runs) human.write(printable(`${describeRun(r).join('\n')}\n\n`));
+    if (runs.length === 2) human.write(printable(`${compareRuns(runs[0]!, runs[1]!).join('\n')}\n`));
     if (args.out !== undefined) {
       writeReplay(runs[0]!, args.out);
       if (runs[1]) writeReplay(runs[1], join(args.out, 'counterfactual'));
@@ -197,7 +199,7 @@ export async function replayMain(argv: readonly string[], io: { stdout: OutputSt
     return 0;
   } catch (err) {
     if (!(err instanceof ReplayInputError) && !(err instanceof ScenarioError)) throw err;
-    io.stderr.write(`compsim replay: ${(err as Error).message}\n`);
+    io.stderr.write(printable(`compsim replay: ${(err as Error).message}\n`));
     return 1;
   }
 }

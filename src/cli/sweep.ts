@@ -5,6 +5,7 @@ import { summarise, type SweepData } from '../research/sweep-stats.js';
 import { runSweep, writeSweep, type SweepShard } from '../research/sweep.js';
 import { failure, parseFlags, str, UsageError } from './args.js';
 import type { OutputStream } from './run-output.js';
+import { printable } from './fork.js';
 import { shardValue, workersValue } from './shard.js';
 
 /** Help text of `compsim sweep`. */
@@ -100,7 +101,7 @@ function report(data: SweepData, written: string[], out: OutputStream): number {
   for (const r of failed.filter((x) => x !== data.base).slice(0, 5)) out.write(`run ${r.run} (seed ${r.seed}) stopped early: ${r.failure}\n`);
   if (failed.length > 5) out.write(`... and ${failed.length - 5} more (runs.csv lists them)\n`);
   const { taus } = summarise(data);
-  for (const t of taus) out.write(`${t.variant.label} · ${t.competition}: median Kendall tau vs the base ranking ${t.median.toFixed(3)} over ${t.runs} runs\n`);
+  for (const t of taus) out.write(printable(`${t.variant.label} · ${t.competition}: median Kendall tau vs the base ranking ${t.median.toFixed(3)} over ${t.runs} runs\n`));
   out.write(`${data.runs.length} runs, ${failed.length} stopped early; wrote ${written.join(', ')}\n`);
   return failed.length > 0 ? 1 : 0;
 }

@@ -296,12 +296,15 @@ describe('compsim fork against a hostile source', function () {
     it('writes only its own files inside --out, whatever names the source gives, and keeps formula-like text readable', async () => {
       const reasons = ['=HYPERLINK("http://evil","click")', '@SUM(1)', 'line one\nline two, "quoted"', '-2+3+cmd|x'];
       const r = await run((routes) => {
-        routes[`/api/competitions/${COMP}`] = { body: { success: true, competition: { id: COMP, name: '../../../escape', type: 'trading', status: 'ended', startDate: START, endDate: END, description: '/etc/passwd' } } };
+        routes[`/api/competitions/${COMP}`] = { body: { success: true, competition: { id: COMP, name: '../../../escape\u001b[2J', type: 'trading', status: 'ended', startDate: START, endDate: END, description: '/etc/passwd' } } };
         routes[`/api/competitions/${COMP}/agents`] = { body: { success: true, agents: [{ id: '../../a1', name: '=cmd|/C calc', handle: '../..' }], pagination: page(1, 1) } };
         routes[`/api/competitions/${COMP}/trades`] = { body: { success: true, trades: reasons.map((reason, i) => trade(i, { agentId: '../../a1', reason, timestamp: `2025-06-02T12:3${i}:00.000Z` })), total: 4, pagination: page(4, 4) } };
         routes[`/api/competitions/${COMP}/timeline`] = { body: { success: true, timeline: [] } };
       });
       expect(r.code, r.stderr).to.equal(0);
+      // The name reaches the terminal without its escape sequence.
+      expect(r.stdout).to.include("forked '../../../escape\ufffd[2J' (ended)");
+      expect(r.stdout).to.not.include('\u001b');
       expect(readdirSync(r.parent)).to.deep.equal(['out']);
       expect(readdirSync(r.out).sort()).to.deep.equal(['.fork-cache', 'competition.json', 'fork.json', 'leaderboard.csv', 'prices.json', 'source-trades.csv', 'timeline.csv', 'trades.csv', 'world.json']);
       expect(readdirSync(join(r.out, '.fork-cache')).sort()).to.deep.equal(['agents-0.json', 'competition.json', 'rules.json', 'source.json', 'timeline-1.json', 'trades-0.json']);
