@@ -163,7 +163,7 @@ describe('architecture', () => {
 
   it('keeps wall clock, randomness and timers out of the scenario harness', () => {
     const violations: string[] = [];
-    for (const f of ALL.filter((x) => layer(x.path) === 'scenario')) {
+    for (const f of ALL.filter((x) => layer(x.path) === 'harness')) {
       code(f.text).forEach((l, i) => {
         for (const [re, what] of BANNED.filter(([, w]) => w !== 'process.env')) if (re.test(l)) violations.push(`${f.path}:${i + 1} uses ${what}`);
       });
