@@ -121,6 +121,7 @@ export const USAGE = `Usage: compsim serve [options]
        compsim sweep <scenario> --seeds 1..200 [--vary k=v1,v2] --out <dir>  (compsim sweep --help)
        compsim fork --from <url> --competition <id> --out <dir> [options]  (compsim fork --help)
        compsim state inspect|compact|export <dir>            (compsim state --help)
+       compsim mcp --world demo | --url <url> --api-key <key>  (compsim mcp --help)
        compsim openapi [--server-url <url>] [--no-sim] [--api-version <v>] > openapi.json
        compsim sign-wallet --key <hex> --api-key <key> [--url <url>]  (compsim sign-wallet --help)
        compsim sign-inference --key <hex> --model <m> --prompt <p> --output <o>

@@ -40,7 +40,8 @@ export function resolveWorldFile(world: string): string {
   throw new UsageError(`unknown world '${world}': not a file, nor a bundled world (${bundledWorlds().join(', ')})`);
 }
 
-function readFixture(path: string): WorldFixture {
+/** The world fixture in the JSON file at `path`; an unreadable or malformed file is a usage error naming it. */
+export function readFixture(path: string): WorldFixture {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
