@@ -1,4 +1,5 @@
 // The MCP tools: each one a route of the route table, its request schemas merged into the tool's inputSchema, and the tool's arguments split back into a request.
+import { deeperThan, MAX_JSON_DEPTH } from '../http/dispatch.js';
 import { contractSchema, type JSONSchema, type RouteDef } from '../http/route.js';
 
 /** Whose key a tool's request carries: the agent's, or the admin (control) key of the sim API. */
@@ -139,6 +140,8 @@ export function toRequest(tool: ToolDef, args: Record<string, unknown> | undefin
     } else if (part === 'query') {
       query[name] = scalar(tool.name, name, value);
     } else {
+      // The request path refuses bodies deeper than its limit; one far deeper is refused here, before serialising it recurses that deep.
+      if (deeperThan(value, 2 * MAX_JSON_DEPTH)) throw new ToolArgumentError(`${tool.name}: argument '${name}' is nested deeper than ${2 * MAX_JSON_DEPTH} levels`);
       (body ??= {})[name] = value;
     }
   }

@@ -1,5 +1,6 @@
 // `compsim mcp` as a program: spawned over stdio on the demo world and against a served one, its argument errors, and its end when stdin closes.
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -89,6 +90,24 @@ describe('compsim mcp', function () {
     expect(r.code, r.stderr).to.equal(0);
     expect(r.stdout).to.equal('');
     expect(r.stderr).to.include('19 tools over stdio');
+  });
+
+  it('survives lines that are not JSON-RPC, answers the next request, and ends with exit 0', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'mcp', '--world', 'demo'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_price', arguments: { token: 'So11111111111111111111111111111111111111112', specificChain: 'svm' } } };
+    child.stdin.end(['not json at all', '{"jsonrpc":"2.0","id":', '[1,2,3]', JSON.stringify(initialize), JSON.stringify(call), ''].join('\n'));
+    expect(await exited, err).to.equal(0);
+    const answers = out.trim().split('\n').map((l) => JSON.parse(l) as { id: number; result: { serverInfo?: { name: string }; content?: { text: string }[] } });
+    expect(answers.map((a) => a.id)).to.deep.equal([1, 2]);
+    expect(answers[0]!.result.serverInfo!.name).to.equal('compsim');
+    expect(JSON.parse(answers[1]!.result.content![0]!.text)).to.deep.include({ success: true, price: 150, symbol: 'SOL' });
+    expect(err).to.include('compsim mcp: ');
   });
 
   it('refuses a world without the agent --agent names, listing the agents (exit 2)', async () => {

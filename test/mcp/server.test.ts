@@ -130,6 +130,20 @@ describe('MCP server (in-memory transport, demo world)', function () {
     expect(await callTool(s.client, 'get_price', { token: [SOL] })).to.include({ isError: true, text: 'get_price: argument \'token\' must be a string, a number or a boolean, got an array' });
   });
 
+  it('answers hostile arguments with a tool error, and keeps serving', async () => {
+    const nest = (levels: number) => {
+      let v: unknown = 1;
+      for (let i = 0; i < levels; i++) v = [v];
+      return v;
+    };
+    const trade = (amount: unknown) => callTool(s.client, 'execute_trade', { fromToken: USDC, toToken: SOL, amount, reason: 'deep', competitionId: active });
+    expect(await trade(nest(200))).to.include({ isError: true, text: 'Invalid JSON in request body: nested deeper than 128 levels' });
+    expect(await trade(nest(100_000))).to.include({ isError: true, text: 'execute_trade: argument \'amount\' is nested deeper than 256 levels' });
+    const huge = await callTool(s.client, 'execute_trade', { fromToken: USDC, toToken: SOL, amount: 1, reason: 'x'.repeat(1_100_000), competitionId: active });
+    expect(huge).to.include({ isError: true, text: 'Request body too large (limit 1 MB)' });
+    expect((await callTool(s.client, 'sim_now')).isError).to.equal(false);
+  });
+
   it('answers an unknown tool with a protocol error listing the tools', async () => {
     const err = await s.client.callTool({ name: 'buy_everything', arguments: {} }).then(() => null, (e: unknown) => e);
     expect(err).to.be.instanceOf(McpError);
