@@ -9,6 +9,7 @@ import { createWorld, packageVersion } from '../world/world.js';
 import { choice, defined, failure, opt, parseFlags, seedValue, str, urlValue, UsageError } from './args.js';
 import { readFixture, resolveWorldFile } from './serve.js';
 
+/** Usage text of `compsim mcp` (`--help`, and after a usage error). */
 export const MCP_USAGE = `Usage: compsim mcp --world <file|name> [--agent <handle>] [--seed <n|text>] [--api-version <v>] [--admin-key <key>]
        compsim mcp --url <url> --api-key <key> [--admin-key <key>]
 
