@@ -76,7 +76,7 @@ const PACKAGES: Record<string, RegExp> = {
   scheduler: /^$/,
   harness: /^(ajv|node:.+)$/,
   client: /^openapi-fetch$/,
-  mcp: /^@modelcontextprotocol\/sdk\/[a-z/]+\.js$/,
+  mcp: /^@modelcontextprotocol\/sdk\/[A-Za-z/]+\.js$/,
 };
 
 const BANNED: [RegExp, string][] = [
