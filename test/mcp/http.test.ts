@@ -52,9 +52,10 @@ describe('compsim serve --mcp (Streamable HTTP at /mcp)', function () {
         const active = (await callTool(max, 'list_competitions', { status: 'active' })).json.competitions[0].id as string;
         const trade = await callTool(max, 'execute_trade', { fromToken: USDC, toToken: SOL, amount: 100, reason: 'http', competitionId: active });
         expect(trade.isError, trade.text).to.equal(false);
-        // The other agent's session sees the same world.
-        const trades = (await callTool(hannah, 'get_trades', { competitionId: active })).json.trades;
-        expect(trades).to.deep.equal([]);
+        // The other agent's session sees the same world: the competition counts the trade; her own trades stay hers.
+        expect((await callTool(hannah, 'get_competition', { competitionId: active })).json.competition.stats.totalTrades).to.equal(1);
+        expect((await callTool(hannah, 'get_trades', { competitionId: active })).json.trades).to.deep.equal([]);
+        expect((await callTool(max, 'get_trades', { competitionId: active })).json.trades.map((t: { id: string }) => t.id)).to.deep.equal([trade.json.transaction.id]);
         const board = (await callTool(hannah, 'get_leaderboard', { competitionId: active })).json.agents as { handle: string }[];
         expect(board.map((a) => a.handle).sort()).to.deep.equal(['hodl_hannah', 'mean_reverter', 'momentum_max']);
         const refused = await callTool(hannah, 'execute_trade', { fromToken: USDC, toToken: SOL, amount: 1e9, reason: 'too much', competitionId: active });
