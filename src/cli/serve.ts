@@ -148,9 +148,10 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
     throw err;
   }
   const logger = createLogger({ level: args.logLevel });
-  server.off('request', starting);
   const koa = createServer(world, { logger, simApi: args.simApi ?? false, worlds: worldHost }).callback();
-  server.on('request', args.mcp ? await withMcp(world, koa, logger) : koa);
+  const listener = args.mcp ? await withMcp(world, koa, logger) : koa;
+  server.off('request', starting);
+  server.on('request', listener);
   out.write(`${banner(world, worldHost, url, args, await world.deps.store.read((tx) => tx.count('admins')))}\n`);
   // With the system clock, wall time drives the scheduler from here (never from domain or http code).
   const timer = args.clock === 'system'
