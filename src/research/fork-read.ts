@@ -73,6 +73,8 @@ async function readPages(ctx: ReadContext, checks: AnswerChecks, list: PagedList
     const ids = rows.map((r) => String(r.id));
     const isNew = ids.some((id) => !seen.has(id));
     for (const id of ids) seen.add(id);
+    // A source that declares no total, or pages past the page size, is still held to the cap.
+    if (seen.size > list.cap) throw new ForkSourceError(`the source lists more than the ${list.cap} ${list.what} fork reads (${list.path})`);
     return { size: rows.length, isNew };
   };
   let last = fresh(first);

@@ -168,6 +168,19 @@ describe('compsim fork against a hostile source', function () {
       }
     });
 
+    it('holds a source without totals, or with pages past the page size, to the cap on what it lists', async () => {
+      const r = await run((routes) => {
+        routes[`/api/competitions/${COMP}/agents`] = (req, res) => {
+          const offset = Number(new URL(req.url!, 'http://x').searchParams.get('offset'));
+          const agents = Array.from({ length: 10_000 }, (_, i) => ({ id: `a${offset * 100 + i}`, name: `Agent ${offset * 100 + i}` }));
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, agents }));
+        };
+      });
+      expect(r.code).to.equal(1);
+      expect(r.stderr).to.equal(`compsim fork: the source lists more than the 100000 participants fork reads (/api/competitions/${COMP}/agents)\n`);
+      expect(requestsTo('/agents')).to.equal(11);
+    });
+
     it('stops at a repeated page (a source that ignores offset) and at an empty one, whatever the total says', async () => {
       const full = Array.from({ length: 100 }, (_, i) => trade(i));
       const repeated = await run((routes) => {
