@@ -172,7 +172,7 @@ export async function runScenario(sc: Scenario, target: Target, options: RunOpti
   };
 
   const reset = async () => {
-    const body: Json = { seed: doc.seed, options: { startTime: doc.startTime, ...(doc.world as Record<string, Json>) } };
+    const body: Json = { seed: doc.seed, options: { startTime: doc.startTime, ...(doc.world as Record<string, Json> | undefined) } };
     const { res, logged } = await exchange('reset', { method: 'POST', path: '/api/sim/reset', query: {}, headers: adminHeaders(), body }, 'admin');
     if (res.status !== 200) throw new Stop({ message: `reset failed with status ${res.status}: ${SIM_HINT}`, request: logged, response: res });
     const given = (res.body as { adminKey?: unknown } | undefined)?.adminKey;
