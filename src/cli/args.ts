@@ -112,6 +112,10 @@ export interface ServeArgs {
   unknownTokens?: 'refuse' | 'synthetic';
   /** `--max-worlds <n>`: most worlds created through `/api/sim/worlds` held at once (default 64). */
   maxWorlds?: number;
+  /** `--print-keys text|json`: the start-up banner as text (default) or as one JSON line of URL, keys and ids. */
+  printKeys?: 'text' | 'json';
+  /** `--keys-file <path>`: write that JSON document to this file once the server answers. */
+  keysFile?: string;
 }
 
 export const USAGE = `Usage: compsim serve [options]
@@ -144,6 +148,8 @@ Options:
   --wallet-domain <text>      Domain: line wallet verification expects (default: this server's base URL)
   --inference-signer <addr>   trust this inference signer too (repeatable; upstream's is always trusted)
   --max-worlds <n>      most worlds POST /api/sim/worlds may create besides the default one (default 64)
+  --print-keys text|json  print the URL, keys and ids at start-up as text (default) or as one JSON line
+  --keys-file <path>    write them as JSON to <path> once the server answers (an older file is removed at start)
   -h, --help            show this help`;
 
 const SERVE_OPTIONS = {
@@ -151,6 +157,7 @@ const SERVE_OPTIONS = {
   clock: { type: 'string', default: 'manual' }, world: str, 'admin-key': str, 'log-level': { type: 'string', default: 'info' },
   'sim-api': bool, 'rate-limits': str, state: str, 'state-compact-mb': str, 'wallet-domain': str,
   'inference-signer': { type: 'string', multiple: true }, 'api-version': str, 'unknown-tokens': str, 'max-worlds': str,
+  'print-keys': str, 'keys-file': str,
 } as const;
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -175,5 +182,6 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
     apiVersion: opt(v['api-version'], (a) => choice('--api-version', a, API_VERSIONS)),
     unknownTokens: opt(v['unknown-tokens'], (u) => choice('--unknown-tokens', u, ['refuse', 'synthetic'])),
     maxWorlds: opt(maxWorlds, Number),
+    printKeys: opt(v['print-keys'], (k) => choice('--print-keys', k, ['text', 'json'])), keysFile: v['keys-file'],
   });
 }

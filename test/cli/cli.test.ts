@@ -1,6 +1,7 @@
 // compsim serve as a child process (banner with working keys, HTTP calls, clean stop on SIGINT, --sim-api and --rate-limits), and every command's usage errors: exit 2 with their exact messages.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -129,6 +130,47 @@ describe('compsim serve (child process)', function () {
     const missing = run(['serve', '--port', '0', '--world', 'worlds/nope.json'], tmpdir());
     expect(await missing.exited).to.equal(2);
     expect(missing.output()).to.include("cannot read world file 'worlds/nope.json'");
+  });
+
+  it('--print-keys json prints one JSON line of URL, keys and ids, and --keys-file writes the same document once the server answers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compsim-keys-'));
+    const file = join(dir, 'keys.json');
+    writeFileSync(file, '{"stale": true}');
+    const p = run(['serve', '--port', '0', '--world', 'demo', '--sim-api', '--print-keys', 'json', '--keys-file', file, '--log-level', 'silent']);
+    try {
+      const [line] = await waitFor(p.child, p.output, /^\{.*\}\n/);
+      const keys = JSON.parse(line!) as Record<string, unknown> & {
+        url: string; adminKey: string; serverKey: string; agents: { name: string; handle: string; apiKey: string }[]; competitions: unknown[];
+      };
+      expect(JSON.parse(readFileSync(file, 'utf8'))).to.deep.equal(keys);
+      expect(keys).to.deep.include({ version: '0.1.0', seed: 2025, clock: 'manual', apiVersion: 'spec', adminKey: 'f59090edab8dcdcd_b615b8d49c84bdce' });
+      expect(keys.agents.map(({ name, handle, apiKey }) => ({ name, handle, apiKey }))).to.deep.equal([
+        { name: 'Momentum Max', handle: 'momentum_max', apiKey: 'b98ebb472b7ef260_a2f263475061c28b' },
+        { name: 'Mean Reverter', handle: 'mean_reverter', apiKey: '7240512f6de8f7e2_18f07d0b875bfef5' },
+        { name: 'HODL Hannah', handle: 'hodl_hannah', apiKey: '0b78c73657a207ef_5d078692b7528eb5' },
+      ]);
+      expect(keys.competitions).to.deep.equal([
+        { id: '4421a217-5d98-4571-8eff-0af24dd26304', name: 'Demo Spring Cup', status: 'active' },
+        { id: '623550bc-3017-4b16-9c68-c1cc04bdc5f1', name: 'Demo Summer Open', status: 'pending' },
+      ]);
+      expect(keys.serverKey).to.match(/^[0-9a-f]{16}_[0-9a-f]{16}$/);
+      expect(p.output()).to.not.include('try:');
+      // The keys work as read: the server key creates a world, the admin key moves the clock.
+      const created = await fetch(`${keys.url}/api/sim/worlds`, { method: 'POST', headers: { authorization: `Bearer ${keys.serverKey}` } });
+      expect(created.status).to.equal(201);
+      expect((await fetch(`${keys.url}/api/sim/clock`, { headers: { authorization: `Bearer ${keys.adminKey}` } })).status).to.equal(200);
+      p.child.kill('SIGINT');
+      expect(await p.exited).to.equal(0);
+    } finally {
+      p.child.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const bad = run(['serve', '--port', '0', '--print-keys', 'yaml']);
+    expect(await bad.exited).to.equal(2);
+    expect(bad.output()).to.include("compsim: --print-keys must be text or json, got 'yaml'");
+    const unwritable = run(['serve', '--port', '0', '--log-level', 'silent', '--keys-file', join(tmpdir(), 'compsim-no-such-dir', 'keys.json')]);
+    expect(await unwritable.exited).to.equal(1);
+    expect(unwritable.output()).to.match(/^compsim: cannot write --keys-file '.*keys\.json': ENOENT/m);
   });
 
   it('exits 2 with a clear message on a bad option', async () => {
