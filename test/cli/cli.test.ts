@@ -70,7 +70,7 @@ describe('compsim serve (child process)', function () {
     const [, offUrl] = await waitFor(off.child, off.output, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
     const missing = await fetch(`${offUrl}/api/sim/clock`, auth);
     expect(missing.status).to.equal(404);
-    expect(await missing.json()).to.deep.equal({ success: false, error: 'Cannot GET /api/sim/clock' });
+    expect(await missing.json()).to.deep.equal({ success: false, error: 'Cannot GET /api/sim/clock (the simulation control API is off: start compsim serve with --sim-api)' });
     off.child.kill('SIGINT');
     expect(await off.exited).to.equal(0);
 
