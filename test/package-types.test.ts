@@ -43,7 +43,7 @@ const npm = (args: string[], cwd: string) => sh(process.platform === 'win32' ? '
 /** The consumer's program: the library, the msw handlers and the typed client, each used for real. */
 const PROGRAM = `import { createServer, createWorld, type World } from 'compsim';
 import { handlers } from 'compsim/msw';
-import { createClient, type ErrorResponse } from 'compsim/client';
+import { CompsimError, createClient, type ErrorResponse } from 'compsim/client';
 import { setupServer } from 'msw/node';
 import type { AddressInfo } from 'node:net';
 
@@ -58,7 +58,13 @@ const admin = createClient({ baseUrl, apiKey: ADMIN });
 const health = await admin.GET('/api/health');
 const moved = await admin.sim.advance('5m');
 const price = await admin.price(SOL);
-const denied: ErrorResponse | undefined = (await createClient({ baseUrl }).balances('3f1c9a4e-6b2d-4e8f-9a7c-1d2e3f4a5b6c')).error;
+const raw: ErrorResponse | undefined = (await createClient({ baseUrl }).GET('/api/agent/balances', { params: { query: { competitionId: '3f1c9a4e-6b2d-4e8f-9a7c-1d2e3f4a5b6c' } } })).error;
+let thrown: { status: number; message: string } | undefined;
+try {
+  await createClient({ baseUrl }).balances('3f1c9a4e-6b2d-4e8f-9a7c-1d2e3f4a5b6c');
+} catch (err) {
+  if (err instanceof CompsimError) thrown = { status: err.status, message: err.message };
+}
 server.close();
 
 const msw = setupServer(...handlers(world, { baseUrl: 'https://api.example' }));
@@ -69,7 +75,7 @@ msw.close();
 const demoUrl = process.env.DEMO_URL;
 const demo = demoUrl ? await createClient({ baseUrl: demoUrl }).GET('/api/competitions', { params: { query: { status: 'active' } } }) : undefined;
 console.log(JSON.stringify({
-  health: health.data?.status, now: moved.data?.now, price: price.data?.price, denied, viaMsw: viaMsw.data?.now,
+  health: health.data?.status, now: moved.now, price: price.price, raw, thrown, viaMsw: viaMsw.now,
   demo: demo?.data?.competitions.map((c) => c.name),
 }));
 `;
@@ -153,7 +159,8 @@ describe('the published package (npm pack, installed into an outside project)', 
       expect(ran.status).to.equal(0);
       expect(JSON.parse(ran.stdout)).to.deep.equal({
         health: 'ok', now: '2025-01-01T00:05:00.000Z', price: 150, viaMsw: '2025-01-01T00:05:00.000Z', demo: ['Demo Spring Cup'],
-        denied: { success: false, error: '[AuthMiddleware] Authentication required. No API key provided. Use Authorization: Bearer YOUR_API_KEY' },
+        raw: { success: false, error: '[AuthMiddleware] Authentication required. No API key provided. Use Authorization: Bearer YOUR_API_KEY' },
+        thrown: { status: 401, message: '[AuthMiddleware] Authentication required. No API key provided. Use Authorization: Bearer YOUR_API_KEY' },
       });
     } finally {
       serve.kill('SIGINT');
