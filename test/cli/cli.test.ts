@@ -213,10 +213,6 @@ describe('compsim usage errors (exit 2, the message and the usage text on stderr
   const ADDR = `0x${'a'.repeat(40)}`;
   const CASES: [string, string[], string, string][] = [
     // command usage, argv, stderr prefix, message
-    [USAGE, ['serve', '--frobnicate'], 'compsim', "unknown option '--frobnicate'"],
-    [USAGE, ['serve', '--frobnicate=1'], 'compsim', "unknown option '--frobnicate=1'"],
-    [USAGE, ['serve', '-x'], 'compsim', "unknown option '-x'"],
-    [USAGE, ['serve', 'stray'], 'compsim', "unknown option 'stray'"],
     [USAGE, ['serve', '--port'], 'compsim', '--port needs a value'],
     [USAGE, ['serve', '--port', '--host', 'h'], 'compsim', '--port needs a value'],
     [USAGE, ['serve', '--port', '70000'], 'compsim', "--port must be an integer 0-65535, got '70000'"],
@@ -231,7 +227,6 @@ describe('compsim usage errors (exit 2, the message and the usage text on stderr
     [USAGE, ['serve', '--api-version', '2024-01'], 'compsim', "--api-version must be spec, 2026-08 or 2025-10, got '2024-01'"],
     [USAGE, ['serve', '--unknown-tokens', 'guess'], 'compsim', "--unknown-tokens must be refuse or synthetic, got 'guess'"],
     [RUN_USAGE, ['run'], 'compsim run', 'name at least one scenario file or folder'],
-    [RUN_USAGE, ['run', 'a', '--frobnicate'], 'compsim run', "unknown option '--frobnicate'"],
     [RUN_USAGE, ['run', 'a', '--report'], 'compsim run', '--report needs a value'],
     [RUN_USAGE, ['run', 'a', '--json=1'], 'compsim run', '--json takes no value'],
     [RUN_USAGE, ['run', 'a', '--target', 'nope'], 'compsim run', "--target must be a URL such as http://127.0.0.1:3000, got 'nope'"],
@@ -243,7 +238,6 @@ describe('compsim usage errors (exit 2, the message and the usage text on stderr
     [RECORD_USAGE, ['record', '--target', 'http://h', '--out', 'f', '--seed', '1'], 'compsim record', '--seed needs --admin-key (the reset is made with it)'],
     [RECORD_USAGE, ['record', '--target', 'http://h', '--out', 'f', '--port', 'x'], 'compsim record', "--port must be an integer 0-65535, got 'x'"],
     [RECORD_USAGE, ['record', '--out'], 'compsim record', '--out needs a value'],
-    [RECORD_USAGE, ['record', 'f'], 'compsim record', "unknown option 'f'"],
     [REPLAY_USAGE, ['replay', '--trades', 'x'], 'compsim replay', '--trades and --prices (or --fork) are required'],
     [REPLAY_USAGE, ['replay', '--fork', 'no-such-dir'], 'compsim replay', "--fork: no-such-dir/fork.json: cannot read it: ENOENT: no such file or directory, open 'no-such-dir/fork.json'"],
     [FORK_USAGE, ['fork', '--from', 'http://h', '--competition', 'c'], 'compsim fork', '--from, --competition and --out are required'],
@@ -262,24 +256,52 @@ describe('compsim usage errors (exit 2, the message and the usage text on stderr
     [REPLAY_USAGE, ['replay', '--end', 'later'], 'compsim replay', "--end must be an ISO 8601 time, got 'later'"],
     [REPLAY_USAGE, ['replay', '--trades'], 'compsim replay', '--trades needs a value'],
     [REPLAY_USAGE, ['replay', '--json=no'], 'compsim replay', '--json takes no value'],
-    [REPLAY_USAGE, ['replay', '--speed', '2'], 'compsim replay', "unknown option '--speed'"],
-    [OPENAPI_USAGE, ['openapi', '--bogus'], 'compsim openapi', "unknown option '--bogus'"],
     [OPENAPI_USAGE, ['openapi', '--server-url'], 'compsim openapi', '--server-url needs a value'],
     [OPENAPI_USAGE, ['openapi', '--no-sim=1'], 'compsim openapi', '--no-sim takes no value'],
-    [OPENAPI_USAGE, ['openapi', 'out.json'], 'compsim openapi', "unknown option 'out.json'"],
-    [SIGN_USAGE, ['sign-wallet', '--bogus'], 'compsim sign-wallet', "unknown option '--bogus'"],
     [SIGN_USAGE, ['sign-wallet', '--key'], 'compsim sign-wallet', '--key needs a value'],
     [SIGN_USAGE, ['sign-wallet', '--api-key', 'k'], 'compsim sign-wallet', '--key is required'],
     [SIGN_USAGE, ['sign-wallet', '--key', 'k'], 'compsim sign-wallet', '--api-key is required'],
     [SIGN_USAGE, ['sign-inference', '--key', 'k', '--model', 'm', '--output', 'o'], 'compsim sign-inference', '--prompt is required'],
     [SIGN_USAGE, ['sign-inference', '--chain-id', 'x'], 'compsim sign-inference', '--chain-id must be a decimal number'],
-    [SIGN_USAGE, ['sign-inference', '--json', 'x'], 'compsim sign-inference', "unknown option 'x'"],
   ];
   for (const [usage, argv, prefix, message] of CASES) {
     it(`compsim ${argv.join(' ')}: ${message}`, async () => {
       expect(await cli(argv)).to.deep.equal({ code: 2, stdout: '', stderr: `${prefix}: ${message}\n\n${usage}\n` });
     });
   }
+
+  // An unknown option or a stray argument: the message, a did-you-mean when one is close, and a pointer to --help instead of the usage text.
+  const UNKNOWN: [string[], string, string, string][] = [
+    // argv, stderr prefix, message, help command
+    [['serve', '--prot', '3001'], 'compsim', "unknown option '--prot' (did you mean --port?)", 'compsim serve --help'],
+    [['serve', '--sim'], 'compsim', "unknown option '--sim' (did you mean --sim-api?)", 'compsim serve --help'],
+    [['serve', '--Admin-Key', 'k'], 'compsim', "unknown option '--Admin-Key' (did you mean --admin-key?)", 'compsim serve --help'],
+    [['serve', '--frobnicate'], 'compsim', "unknown option '--frobnicate'", 'compsim serve --help'],
+    [['serve', '--frobnicate=1'], 'compsim', "unknown option '--frobnicate=1'", 'compsim serve --help'],
+    [['serve', '-x'], 'compsim', "unknown option '-x'", 'compsim serve --help'],
+    [['serve', 'stray'], 'compsim', "unexpected argument 'stray'", 'compsim serve --help'],
+    [['serve', 'port', '3001'], 'compsim', "unexpected argument 'port' (did you mean --port?)", 'compsim serve --help'],
+    [['run', 'a', '--frobnicate'], 'compsim run', "unknown option '--frobnicate'", 'compsim run --help'],
+    [['run', 'a', '--worker', '2'], 'compsim run', "unknown option '--worker' (did you mean --workers?)", 'compsim run --help'],
+    [['record', 'f'], 'compsim record', "unexpected argument 'f'", 'compsim record --help'],
+    [['replay', '--speed', '2'], 'compsim replay', "unknown option '--speed' (did you mean --seed?)", 'compsim replay --help'],
+    [['openapi', '--bogus'], 'compsim openapi', "unknown option '--bogus'", 'compsim openapi --help'],
+    [['openapi', 'out.json'], 'compsim openapi', "unexpected argument 'out.json'", 'compsim openapi --help'],
+    [['sign-wallet', '--bogus'], 'compsim sign-wallet', "unknown option '--bogus'", 'compsim sign-wallet --help'],
+    [['sign-inference', '--json', 'x'], 'compsim sign-inference', "unexpected argument 'x'", 'compsim sign-inference --help'],
+    [['sweep', 'a', '--seed', '1..2'], 'compsim sweep', "unknown option '--seed' (did you mean --seeds?)", 'compsim sweep --help'],
+    [['fork', '--form', 'http://h'], 'compsim fork', "unknown option '--form' (did you mean --from?)", 'compsim fork --help'],
+  ];
+  for (const [argv, prefix, message, help] of UNKNOWN) {
+    it(`compsim ${argv.join(' ')}: ${message}, then a pointer to ${help}`, async () => {
+      expect(await cli(argv)).to.deep.equal({ code: 2, stdout: '', stderr: `${prefix}: ${message}\nRun '${help}' for the options.\n` });
+    });
+  }
+
+  it('an unknown command: a did-you-mean when one is close and a pointer to compsim --help (exit 2)', async () => {
+    expect(await cli(['srve', '--port', '1'])).to.deep.equal({ code: 2, stdout: '', stderr: "compsim: unknown command 'srve' (did you mean serve?)\nRun 'compsim --help' for the commands.\n" });
+    expect(await cli(['frobnicate'])).to.deep.equal({ code: 2, stdout: '', stderr: "compsim: unknown command 'frobnicate'\nRun 'compsim --help' for the commands.\n" });
+  });
 
   it('compsim state: a missing or unknown subcommand, a missing directory and options of another subcommand', async () => {
     expect(await cli(['state'])).to.deep.equal({ code: 2, stdout: `${STATE_USAGE}\n`, stderr: '' });
