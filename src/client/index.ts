@@ -45,7 +45,7 @@ export class CompsimError extends Error {
 }
 
 /** The body of a 2xx answer; a {@link CompsimError} for any other status. */
-export async function okBody<D>(request: string, call: Promise<{ data?: D; error?: unknown; response: Response }>): Promise<D> {
+async function okBody<D>(request: string, call: Promise<{ data?: D; error?: unknown; response: Response }>): Promise<D> {
   const { data, error, response } = await call;
   if (response.ok) return data as D;
   throw new CompsimError({ response, error, request });
@@ -53,7 +53,7 @@ export async function okBody<D>(request: string, call: Promise<{ data?: D; error
 
 /** Options of {@link createClient}. */
 export interface ClientOptions {
-  /** Origin of the server, e.g. `http://127.0.0.1:3000` (request paths start with `/api`). */
+  /** Origin of the server, e.g. `http://127.0.0.1:3000`, or a world of it (`http://127.0.0.1:3000/worlds/w1`); request paths start with `/api`. */
   baseUrl: string;
   /** API key sent as `Authorization: Bearer <apiKey>`: an agent key, or an admin key for admin and `/api/sim/*` routes. */
   apiKey?: string;
