@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { packedTarball } from './helpers/packed.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -90,9 +91,7 @@ describe('the published package (npm pack, installed into an outside project)', 
     work = mkdtempSync(join(tmpdir(), 'compsim-pack-'));
     consumer = join(work, 'consumer');
     // `npm pack` runs `prepare` (the build), so the tarball holds what a publish would.
-    const packed = npm(['pack', '--json', '--pack-destination', work, '--loglevel=error'], ROOT);
-    expect(packed.status, packed.out).to.equal(0);
-    const tarball = join(work, (JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string }[])[0]!.filename);
+    const tarball = packedTarball();
     mkdirSync(consumer);
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     // Offline from the npm cache when it has everything (a machine that ran `npm ci`), else from the registry.
