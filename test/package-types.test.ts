@@ -1,4 +1,4 @@
-// The published package: `npm pack` installed into an outside project (strict, skipLibCheck off), which type-checks and runs a program importing compsim, compsim/msw and compsim/client, and serves the bundled demo world by name.
+// The published package: `npm pack` installed into an outside project (strict, skipLibCheck off), which type-checks docs/clients.md's snippets and runs a program importing compsim, compsim/msw and compsim/client, and serves the bundled demo world by name.
 import { expect } from 'chai';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -104,9 +104,14 @@ describe('the published package (npm pack, installed into an outside project)', 
         target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true,
         exactOptionalPropertyTypes: true, skipLibCheck: false, types: ['node'], outDir: 'out',
       },
-      include: ['bot.ts'],
+      include: ['bot.ts', 'clients-doc-*.ts'],
     }));
     writeFileSync(join(consumer, 'bot.ts'), PROGRAM);
+    // docs/clients.md's snippets as a user pastes them into an ES module project (names they leave to the reader declared first).
+    const snippets = [...readFileSync(join(ROOT, 'docs', 'clients.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(snippets).to.have.length(2);
+    const given = "import { createClient } from 'compsim/client';\ndeclare const SERVER_KEY: string, USDC: string, SOL: string;\n";
+    snippets.forEach((text, i) => writeFileSync(join(consumer, `clients-doc-${i + 1}.ts`), i === 0 ? text : `${given}${text}`));
   });
 
   after(() => rmSync(work, { recursive: true, force: true }));
@@ -136,7 +141,7 @@ describe('the published package (npm pack, installed into an outside project)', 
     expect([...undeclared]).to.deep.equal([]);
   });
 
-  it('type-checks a program importing compsim, compsim/msw and compsim/client (strict, skipLibCheck off) and runs it', async () => {
+  it('type-checks a program importing compsim, compsim/msw and compsim/client and the docs\' client snippets (strict, skipLibCheck off), and runs the program', async () => {
     const checked = sh(process.execPath, [TSC, '-p', join(consumer, 'tsconfig.json')], consumer);
     expect(checked.out).to.equal('');
     expect(checked.status).to.equal(0);

@@ -55,12 +55,12 @@ async function okBody<D>(request: string, call: Promise<{ data?: D; error?: unkn
 export interface ClientOptions {
   /** Origin of the server, e.g. `http://127.0.0.1:3000`, or a world of it (`http://127.0.0.1:3000/worlds/w1`); request paths start with `/api`. */
   baseUrl: string;
-  /** API key sent as `Authorization: Bearer <apiKey>`: an agent key, or an admin key for admin and `/api/sim/*` routes. */
-  apiKey?: string;
+  /** API key sent as `Authorization: Bearer <apiKey>`: an agent key, or an admin key for admin and `/api/sim/*` routes (none when undefined). */
+  apiKey?: string | undefined;
   /** Extra headers sent with every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** The fetch to use (default: the global one); msw and test doubles plug in here. */
-  fetch?: (input: Request) => Promise<Response>;
+  fetch?: ((input: Request) => Promise<Response>) | undefined;
 }
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
