@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { didYouMean, failure, parseServeArgs, USAGE, type ServeArgs } from './args.js';
 
 /** The commands, for the did-you-mean of an unknown one. */
-const COMMANDS = ['serve', 'run', 'record', 'sweep', 'replay', 'fork', 'state', 'openapi', 'sign-wallet', 'sign-inference'];
+const COMMANDS = ['serve', 'run', 'record', 'sweep', 'replay', 'fork', 'state', 'openapi', 'sign-wallet', 'sign-inference', 'mcp'];
 
 /**
  * Runs `compsim serve`; resolves once the server listens, returns a stop function. The server stack

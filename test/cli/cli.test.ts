@@ -301,6 +301,7 @@ describe('compsim usage errors (exit 2, the message and the usage text on stderr
   it('an unknown command: a did-you-mean when one is close and a pointer to compsim --help (exit 2)', async () => {
     expect(await cli(['srve', '--port', '1'])).to.deep.equal({ code: 2, stdout: '', stderr: "compsim: unknown command 'srve' (did you mean serve?)\nRun 'compsim --help' for the commands.\n" });
     expect(await cli(['frobnicate'])).to.deep.equal({ code: 2, stdout: '', stderr: "compsim: unknown command 'frobnicate'\nRun 'compsim --help' for the commands.\n" });
+    expect((await cli(['mpc'])).stderr).to.equal("compsim: unknown command 'mpc' (did you mean mcp?)\nRun 'compsim --help' for the commands.\n");
   });
 
   it('compsim state: a missing or unknown subcommand, a missing directory and options of another subcommand', async () => {
