@@ -6,7 +6,7 @@ import { ScenarioError } from '../harness/schema.js';
 import { loadReplayPlan, REPLAY_FILES, runReplay, writeReplay, type ReplayRun } from '../research/replay.js';
 import { parseTapes, readForkManifest, readInput, ReplayInputError, type ForkReplayInputs } from '../research/replay-input.js';
 import type { ReplayOptions } from '../research/replay-plan.js';
-import { bool, choice, defined, opt, parseFlags, seedValue, str, urlValue, UsageError } from './args.js';
+import { bool, choice, defined, failure, opt, parseFlags, seedValue, str, urlValue, UsageError } from './args.js';
 import { printable } from './fork.js';
 import type { OutputStream } from './run-output.js';
 
@@ -174,8 +174,7 @@ export async function replayMain(argv: readonly string[], io: { stdout: OutputSt
     args = parseReplayArgs(argv);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    io.stderr.write(`compsim replay: ${err.message}\n\n${REPLAY_USAGE}\n`);
-    return 2;
+    return failure('compsim replay', REPLAY_USAGE, err, io.stderr);
   }
   const target = () => (args.target ? httpTarget(args.target, { adminKey: args.adminKey! }) : undefined);
   try {
