@@ -129,7 +129,7 @@ async function recordedWeek(agents: number, days: number, trades: number, domain
     return {
       id: '3d', name: `week replay from recorded trades (compsim replay, in-process): ${num(trades)} trades by ${agents} agents over ${days} days, snapshot every 5 min`,
       value: `${ms(wallMs)} = ${ratio.toFixed(2)} x row 3`, target: '<= 2 x row 3', pass: ratio <= 2,
-      notes: `row 3 in this run ${ms(domainMs)}; every trade through the library API at its recorded time (the clock moved to it first), `
+      notes: `row 3 run again just before (warm) ${ms(domainMs)}; every trade through the library API at its recorded time (the clock moved to it first), `
         + `${num(new Set(run.outcome.leaderboards.map((r) => r.timestamp)).size)} leaderboards, ${num(run.outcome.balances.length)} balance changes, outcome sha256 ${run.hash.slice(0, 12)}`,
     };
   } finally {
@@ -142,7 +142,9 @@ export async function week(agents = 100, days = 7, trades = 200_000): Promise<Be
   const domain = await replay(agents, days, trades);
   const http = await replay(agents, days, trades, true);
   const runner = await scenarioWeek(agents, days, trades);
-  const recorded = await recordedWeek(agents, days, trades, domain.wallMs);
+  // Row 3 ran first, with a cold JIT: the ratio is taken against a second, warm run of it.
+  const warm = await replay(agents, days, trades);
+  const recorded = await recordedWeek(agents, days, trades, warm.wallMs);
   return [row('3', 'through the domain', domain, agents, days, 2000), row('3b', 'through dispatch (request path, no sockets)', http, agents, days), runner, recorded];
 }
 
