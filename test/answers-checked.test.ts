@@ -21,7 +21,7 @@ const RULES: { name: string; uses: RegExp; needs: RegExp }[] = [
   { name: 'inProcessTarget()', uses: /(?<!checked)inProcessTarget\(\)/, needs: /^$/ },
   { name: 'serveRequest(', uses: /^(?!.*checkServed\().*\bserveRequest\(/m, needs: /^$/ },
   { name: 'setupServer(', uses: /\bsetupServer\(/, needs: /\bcheckMswAnswers\(/ },
-  { name: 'createServer(', uses: /\bcreateServer\(/, needs: /onResponseViolation/ },
+  { name: "createServer( (compsim's Koa app)", uses: /import \{[^}]*\bcreateServer\b[^}]*\} from '[./]*src\/(http\/adapters\/server|index)\.js'/, needs: /onResponseViolation/ },
 ];
 
 /** Files that build answers for something other than a test to read: the consumer project of the package test (its bot's own code). */

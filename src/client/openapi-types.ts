@@ -2295,7 +2295,7 @@ export interface paths {
         get: operations["sim.worlds.list"];
         put?: never;
         /**
-         * Create an isolated world on this server (answers its id, admin key and base URL)
+         * Create an isolated world on this server (answers its id, admin key, base URL, and its fixture's agents with their keys and competitions)
          * @description Simulation control: compsim only, not part of the hosted API. The server key printed at start, or an admin API key of the default world. Route id `sim.worlds.create`.
          */
         post: operations["sim.worlds.create"];
@@ -3298,6 +3298,17 @@ export interface components {
             amount: number;
             symbol: string;
             specificChain: components["schemas"]["SpecificChain"];
+        };
+        WorldAgent: {
+            id: string;
+            name: string;
+            handle: string;
+            apiKey: string;
+        };
+        WorldCompetition: {
+            id: string;
+            name: string;
+            status: string;
         };
     };
     responses: never;
@@ -13532,9 +13543,10 @@ export interface operations {
                         apiVersion?: "spec" | "2026-08" | "2025-10";
                         /** @enum {string} */
                         unknownTokens?: "refuse" | "synthetic";
+                        /** @description A world fixture document, or the name of a bundled world such as "demo" */
                         fixture?: {
                             [key: string]: unknown;
-                        };
+                        } | string;
                     };
                 };
             };
@@ -15098,13 +15110,15 @@ export interface operations {
                         apiVersion?: "spec" | "2026-08" | "2025-10";
                         /** @enum {string} */
                         unknownTokens?: "refuse" | "synthetic";
+                        /** @description A world fixture document, or the name of a bundled world such as "demo" */
                         fixture?: {
                             [key: string]: unknown;
-                        };
+                        } | string;
                     };
+                    /** @description A world fixture document, or the name of a bundled world such as "demo" */
                     fixture?: {
                         [key: string]: unknown;
-                    };
+                    } | string;
                     idleTtlSeconds?: number;
                 };
             };
@@ -15127,6 +15141,8 @@ export interface operations {
                         /** Format: date-time */
                         now: string;
                         idleTtlSeconds: number | null;
+                        agents: components["schemas"]["WorldAgent"][];
+                        competitions: components["schemas"]["WorldCompetition"][];
                     };
                 };
             };
