@@ -10973,6 +10973,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Rate limit exceeded (upstream limits when enabled, or an injected rateLimit fault); see Retry-After */
             429: {
                 headers: {
@@ -13696,6 +13705,16 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description Milliseconds to move forward */
+                    advanceMs?: number;
+                    /**
+                     * Format: date-time
+                     * @description The instant to move to (forward only)
+                     */
+                    set?: string;
+                    /** @description Also list the jobs that ran */
+                    details?: boolean;
+                } & ({
+                    /** @description Milliseconds to move forward */
                     advanceMs: number;
                     /** @description Also list the jobs that ran */
                     details?: boolean;
@@ -13707,7 +13726,7 @@ export interface operations {
                     set: string;
                     /** @description Also list the jobs that ran */
                     details?: boolean;
-                };
+                });
             };
         };
         responses: {

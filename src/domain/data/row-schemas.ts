@@ -107,7 +107,7 @@ export const ROW_SCHEMAS: { [K in keyof Tables]: RowSchema } = {
     valuesByToken: { type: 'object', additionalProperties: object({ amount: num, valueUsd: num }) },
   }, ['valuesByToken']),
   leaderboards: row<LeaderboardEntry>({
-    id: str, competitionId: str, agentId: str, rank: num, score: num, pnl: num, startingValue: num, totalAgents: num, createdAt: time,
+    id: str, competitionId: str, agentId: str, rank: int, score: num, pnl: num, startingValue: num, totalAgents: num, createdAt: time,
   }),
   trades: row<Trade>({
     id: str, agentId: str, competitionId: str, fromToken: str, toToken: str, fromAmount: num, toAmount: num, tradeAmountUsd: num,

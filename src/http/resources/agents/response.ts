@@ -24,7 +24,8 @@ export const reactivateAgentResponses: Responses = { 200: ok({ agent: shape({ id
 
 const wallet = { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$', examples: ['0xa11ce000000000000000000000000000000000a1'] };
 
-export const profileResponses: Responses = { 200: ok({ agent: OwnAgent, owner: ProfileOwner }), ...errors(401) };
+/** 404: the agent's owner is missing (a loaded world document may lack it). */
+export const profileResponses: Responses = { 200: ok({ agent: OwnAgent, owner: ProfileOwner }), ...errors(401, 404) };
 export const profileUpdateResponses: Responses = { 200: ok({ agent: OwnAgent }), ...errors(400, 401) };
 export const resetKeyResponses: Responses = { 200: ok({ apiKey }), ...errors(401) };
 

@@ -4,5 +4,9 @@ import { iso } from '../shared/time.js';
 
 /** Arena object (stored fields verbatim). */
 export function apiArena(a: Arena) {
-  return { ...a, createdAt: iso(a.createdAt), updatedAt: iso(a.updatedAt) };
+  // Fields by name: a loaded row's extra keys stay out of the answer.
+  return {
+    id: a.id, name: a.name, createdBy: a.createdBy, category: a.category, skill: a.skill, venues: a.venues, chains: a.chains, kind: a.kind,
+    createdAt: iso(a.createdAt), updatedAt: iso(a.updatedAt),
+  };
 }

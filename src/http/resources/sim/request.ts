@@ -46,6 +46,8 @@ const set = { ...isoTime, description: 'The instant to move to (forward only)' }
 const details = { ...bool, description: 'Also list the jobs that ran' } as const;
 /** Exactly one of `advanceMs` and `set` (checked by the handler, which names both). */
 export const clockBody = handlerChecked({
+  // An object schema with every property listed (what tools that read properties, such as MCP clients, need), and its two forms.
+  ...obj({ advanceMs, set, details }),
   oneOf: [
     { ...obj({ advanceMs, details }, ['advanceMs']), not: { required: ['set'] }, title: 'ClockAdvance' },
     { ...obj({ set, details }, ['set']), not: { required: ['advanceMs'] }, title: 'ClockSet' },

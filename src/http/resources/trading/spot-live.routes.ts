@@ -13,9 +13,12 @@ import { scriptResponses, swapResponses } from './response.js';
 const base = { generation: 'current', tag: 'admin', auth: 'admin' } as const;
 const params = uuidParams('competitionId');
 
-/** A stored script action with ISO times. */
+/** A stored script action with ISO times: its fields by name (a loaded row's extra keys stay out of the answer). */
 function apiAction(a: ScriptedAction) {
-  return { ...a, at: iso(a.at), ranAt: iso(a.ranAt) };
+  return {
+    id: a.id, competitionId: a.competitionId, at: iso(a.at), action: a.action, ref: a.ref, agentId: a.agentId, params: a.params,
+    status: a.status, resultId: a.resultId, error: a.error, ranAt: iso(a.ranAt),
+  };
 }
 
 /** Spot-live swaps and competition scripts (admin). */
