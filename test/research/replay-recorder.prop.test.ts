@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { parseTrades, replayPlan, ReplayRecorder } from '../../src/research/replay.js';
 import type { Json } from '../../src/harness/types.js';
+import { targetResponse } from '../../src/harness/targets.js';
 
 const T0 = Date.UTC(2025, 5, 2, 12);
 const plan = replayPlan(parseTrades(`timestamp,agent,fromToken,toToken,amount\n${T0},a,x,y,1\n`, 't.csv'), {}, { seed: 1, slippage: 'none', intervalMs: 300_000, rules: 'lenient' });
@@ -16,8 +17,8 @@ describe('ReplayRecorder', () => {
     const body = fc.oneof(fc.record({ success: fc.boolean(), transaction, error: field }, { requiredKeys: [] }), field);
     fc.assert(fc.property(fc.integer({ min: 200, max: 599 }), fc.option(body, { nil: undefined }), (status, answer) => {
       const r = new ReplayRecorder(plan);
-      r.observe('steps[0]', { status, body: { ignored: true } });
-      r.observe(`steps[${step}]`, { status, body: answer });
+      r.observe('steps[0]', targetResponse(status, '{"ignored":true}', true));
+      r.observe(`steps[${step}]`, targetResponse(status, JSON.stringify(answer) ?? '', answer !== undefined));
       expect(r.step(0)).to.equal(undefined);
       const kept = r.step(step)!;
       expect(kept.status).to.equal(status);

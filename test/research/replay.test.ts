@@ -9,7 +9,7 @@ import { UsageError } from '../../src/cli/args.js';
 import { parseTapes, parseTrades, replayPlan, ReplayInputError, toCsv } from '../../src/research/replay.js';
 import { runScenario } from '../../src/harness/runner.js';
 import { validateScenario } from '../../src/harness/schema.js';
-import { parseBody, type Target } from '../../src/harness/targets.js';
+import { targetResponse, type Target } from '../../src/harness/targets.js';
 import { ROOT, runToEnd, scratch } from '../harness/child.js';
 
 const T0 = Date.UTC(2025, 5, 2, 12);
@@ -98,15 +98,14 @@ describe('compsim replay: runs', function () {
     const args = parseReplayArgs(['--trades', f.trades, '--prices', f.tape, '--balances', f.balances, '--slippage', 'expected', '--interval', '30m']);
     const tapes = parseTapes(readFileSync(f.tape, 'utf8'), f.tape);
     const direct = await runReplay(args, tapes, 'expected', 'replay', inProcessTarget());
-    // A target whose answers are parsed from their JSON text (as the HTTP target's are), not copied.
+    // A target whose answers are parsed again from their text, each time the body is read.
     const inner = inProcessTarget();
     const seen: [string, number, unknown][] = [];
     const bodyOnly: Target = {
       label: 'body only', begin: (sc) => inner.begin(sc), close: () => inner.close(),
       send: async (req) => {
         const res = await inner.send(req);
-        const text = JSON.stringify(res.body);
-        return { status: res.status, body: text === undefined ? undefined : parseBody(text) };
+        return targetResponse(res.status, res.text, res.json);
       },
     };
     const parsed = await runReplay(args, tapes, 'expected', 'replay', bodyOnly);
