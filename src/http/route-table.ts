@@ -51,11 +51,11 @@ export function routeTable(defs: readonly RouteDef[], serve: (def: RouteDef) => 
   return { routes, routerFor: (path) => middleware.get(pathGroup(path)) };
 }
 
+/** The mounts with the segment-matching prefix of each precomputed, longest first (the first that holds a path applies). */
+const BY_LENGTH = [...MOUNTS].sort((a, b) => b.path.length - a.path.length).map((m) => ({ mount: m, below: `${m.path}/` }));
+
 /** The mount `path` lies under (segment-matched; the longest wins), if any. */
 export function mountOf(path: string): Mount | undefined {
-  let found: Mount | undefined;
-  for (const m of MOUNTS) {
-    if ((path === m.path || path.startsWith(`${m.path}/`)) && (found === undefined || m.path.length > found.path.length)) found = m;
-  }
-  return found;
+  for (const { mount, below } of BY_LENGTH) if (path === mount.path || path.startsWith(below)) return mount;
+  return undefined;
 }

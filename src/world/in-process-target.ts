@@ -30,7 +30,8 @@ export function inProcessTarget(): Target {
       const res = await door.serve(world, {
         method: req.method, path: req.path, query: req.query, headers, ip: '127.0.0.1', ...(withBody ? { body: JSON.stringify(req.body) } : {}),
       });
-      return targetResponse(res.status, res.text, res.text !== '' && (res.headers['content-type'] ?? '').includes('json'));
+      // The door's API answers are JSON it serialised itself.
+      return targetResponse(res.status, res.text, res.text !== '' && res.body !== undefined);
     },
     close: async () => {
       world = undefined;

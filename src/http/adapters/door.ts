@@ -75,6 +75,8 @@ export interface DoorState {
   answer?: unknown;
   /** Its text, serialised once (what is sent). */
   text?: string;
+  /** The headers the API answer set (content type included). */
+  headers?: Record<string, string>;
 }
 
 /** The door: its middleware (for a Koa app) and the same middleware run on a request without a socket. */
@@ -96,11 +98,13 @@ export function pathOf(ctx: Context): string {
 function send(ctx: Context, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const state = stateOf(ctx);
   ctx.status = status;
-  ctx.set(headers);
-  ctx.set('Content-Type', 'application/json; charset=utf-8');
+  state.headers = { ...headers, 'content-type': JSON_TYPE };
+  ctx.set(state.headers);
   state.answer = body;
   ctx.body = state.text = JSON.stringify(body);
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The envelope error of a koa-bodyparser failure: malformed -> 400, over the limit -> 413. */
 function bodyError(err: unknown, load: boolean): unknown {
@@ -151,7 +155,7 @@ export function createDoor(options: DoorOptions = {}): Door {
       state.world = world;
       await run(ctx);
       return {
-        status: ctx.status, headers: answerHeaders(ctx), text: textOf(ctx), body: state.answer,
+        status: ctx.status, headers: state.headers ?? answerHeaders(ctx), text: textOf(ctx), body: state.answer,
         principal: state.principal ?? ANONYMOUS, routeId: state.routeId ?? null,
       };
     },
@@ -218,7 +222,7 @@ function socketlessRequest(req: DoorRequest): IncomingMessage {
   delete headers['transfer-encoding'];
   if (body !== undefined) headers['content-length'] = String(body.byteLength);
   else delete headers['content-length'];
-  const query = typeof req.query === 'string' ? req.query : new URLSearchParams(req.query ?? {}).toString();
+  const query = typeof req.query === 'string' ? req.query : queryString(req.query);
   const stream = new Readable({
     read() {
       if (body !== undefined) this.push(body);
@@ -229,6 +233,12 @@ function socketlessRequest(req: DoorRequest): IncomingMessage {
     method: req.method.toUpperCase(), url: query === '' ? req.path : `${req.path}?${query}`, headers,
     httpVersion: '1.1', httpVersionMajor: 1, httpVersionMinor: 1, socket: { remoteAddress: req.ip ?? '127.0.0.1' },
   }) as unknown as IncomingMessage;
+}
+
+/** `a=1&b=2` of query parameters ('' for none). */
+function queryString(query: Record<string, string> | undefined): string {
+  for (const _ in query) return new URLSearchParams(query).toString();
+  return '';
 }
 
 /** Statuses Koa sends without a body. */
