@@ -29,6 +29,8 @@ export interface PlainRequest {
 export interface PlainResponse {
   status: number;
   body: unknown;
+  /** `body` serialised, when the handler had it already. */
+  json?: string;
   headers: Record<string, string>;
   principal: Principal;
   routeId: string | null;
@@ -113,7 +115,7 @@ export async function dispatch(world: HttpWorld, match: RouteMatch | null, req: 
     const msg = validators.params?.(params) || validators.query?.(query) || validators.body?.(body);
     if (msg) throw new HttpError(400, msg);
     const res = await def.handler({ world, principal, body, query, params, headers });
-    return { status: res.status ?? 200, body: res.body, headers: res.headers ?? {}, principal, routeId };
+    return { status: res.status ?? 200, body: res.body, ...(res.json !== undefined ? { json: res.json } : {}), headers: res.headers ?? {}, principal, routeId };
   } catch (err) {
     const { status, body } = toErrorResponse(err, onBug);
     return { status, body, headers: {}, principal, routeId };

@@ -66,6 +66,7 @@ const INTERNED_KEPT = 1 << 18;
 export class Caches {
   private readonly memos = new Map<MemoDef<unknown>, TableMemo<unknown>>();
   private readonly tokens = new Map<string, string>();
+  private readonly derivedValues = new WeakMap<object, unknown>();
   /** Principals by API key (domain/access/auth.ts). */
   readonly principals: Readonly<Record<'agents' | 'admins', PrincipalsByKey>> = { agents: new Map(), admins: new Map() };
 
@@ -74,6 +75,19 @@ export class Caches {
     let memo = this.memos.get(def as MemoDef<unknown>);
     if (memo === undefined) this.memos.set(def as MemoDef<unknown>, (memo = new TableMemo<unknown>(def as MemoDef<unknown>)));
     return memo as TableMemo<V>;
+  }
+
+  /**
+   * A value derived from `owner`, an immutable object this world hands out while it is current
+   * (a memoised, frozen list): made once per owner, and dropped with it, so it is bounded by the
+   * memo that holds the owner. Callers must treat it as read-only, and key anything else it
+   * depends on inside it.
+   */
+  derived<V>(owner: object, make: () => V): V {
+    if (this.derivedValues.has(owner)) return this.derivedValues.get(owner) as V;
+    const value = make();
+    this.derivedValues.set(owner, value);
+    return value;
   }
 
   /**

@@ -94,14 +94,14 @@ export function pathOf(ctx: Context): string {
   return ctx.path ?? ctx.url;
 }
 
-/** Sets a JSON answer, serialised once: the text is what Koa sends and what the door hands back. */
-function send(ctx: Context, status: number, body: unknown, headers: Record<string, string> = {}): void {
+/** Sets a JSON answer, serialised once (or already, `json`): the text is what Koa sends and what the door hands back. */
+function send(ctx: Context, status: number, body: unknown, headers: Record<string, string> = {}, json?: string): void {
   const state = stateOf(ctx);
   ctx.status = status;
   state.headers = { ...headers, 'content-type': JSON_TYPE };
   ctx.set(state.headers);
   state.answer = body;
-  ctx.body = state.text = JSON.stringify(body);
+  ctx.body = state.text = json ?? JSON.stringify(body);
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -129,7 +129,7 @@ export function createDoor(options: DoorOptions = {}): Door {
     }, onBug);
     state.principal = res.principal;
     state.routeId = res.routeId;
-    send(ctx, res.status, res.body, res.headers);
+    send(ctx, res.status, res.body, res.headers, res.json);
   };
   const table = routeTable(defs, (def) => (ctx) => answer(ctx, { def, params: ctx.params }));
   const stages = [
