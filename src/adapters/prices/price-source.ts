@@ -63,17 +63,10 @@ export class OverrideTable implements PriceOverrides {
 /** No faults (shared). */
 const NO_FAULTS: readonly PriceFault[] = [];
 
-/** Metadata of each catalogue token without the fixture-only fields (built once; quotes share it, frozen). */
-const metaCache = new WeakMap<CatalogueToken, TokenMeta>();
-
+/** Metadata of a catalogue token at `at`, without the fixture-only fields (a pair age makes the creation time relative to `at`). */
 function metaAt(tok: CatalogueToken, at: number): TokenMeta {
-  let meta = metaCache.get(tok);
-  if (meta === undefined) {
-    const { defaultPrice: _p, pairAgeHours: _a, ...rest } = tok;
-    meta = Object.freeze(rest);
-    metaCache.set(tok, meta);
-  }
-  return tok.pairAgeHours === undefined ? meta : { ...meta, pairCreatedAt: at - tok.pairAgeHours * 3_600_000 };
+  const { defaultPrice: _p, pairAgeHours, ...meta } = tok;
+  return pairAgeHours === undefined ? meta : { ...meta, pairCreatedAt: at - pairAgeHours * 3_600_000 };
 }
 
 /** Token metadata broken by a `constraintFail` fault: too young, too small, or (`all`) missing. */
