@@ -15,13 +15,13 @@ import { ROUTES } from '../resources/index.js';
 import { splitWorldPath, type WorldsControl } from '../worlds.js';
 
 /** Largest request body (koa-bodyparser's limit for JSON and forms). */
-export const BODY_LIMIT = '1mb';
+const BODY_LIMIT = '1mb';
 /** Largest body of `POST /api/sim/load`, a whole world document (JSON only). */
-export const LOAD_BODY_LIMIT = '200mb';
+const LOAD_BODY_LIMIT = '200mb';
 /** The one path with the larger limit (when the table serves it). */
-export const LOAD_PATH = '/api/sim/load';
+const LOAD_PATH = '/api/sim/load';
 /** The 400 message of a body that is not strict JSON (or has a `__proto__` key). */
-export const INVALID_JSON_MESSAGE = 'Invalid JSON in request body';
+const INVALID_JSON_MESSAGE = 'Invalid JSON in request body';
 
 /** Options of {@link createDoor}. */
 export interface DoorOptions {
@@ -98,8 +98,9 @@ export function pathOf(ctx: Context): string {
 function send(ctx: Context, status: number, body: unknown, headers: Record<string, string> = {}, json?: string): void {
   const state = stateOf(ctx);
   ctx.status = status;
+  ctx.set(headers);
+  ctx.set('Content-Type', JSON_TYPE);
   state.headers = { ...headers, 'content-type': JSON_TYPE };
-  ctx.set(state.headers);
   state.answer = body;
   ctx.body = state.text = json ?? JSON.stringify(body);
 }

@@ -67,21 +67,25 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
   });
 
   // The request log and, in test mode, routed answers against their route's schemas and unrouted errors against the envelope.
-  app.use(async (ctx, next) => {
-    const t0 = performance.now();
-    const path = pathOf(ctx); // as requested, before a world's base path is taken off
-    await next();
-    const state = ctx.state as Partial<DoorState>;
-    const routeId = state.routeId ?? null;
-    if (checker && (routeId || ctx.status >= 400)) {
-      const v = checker.check({ routeId, method: ctx.method, path: pathOf(ctx), status: ctx.status, body: 'answer' in state ? state.answer : ctx.body });
-      if (v) onViolation!(v);
-    }
-    if (log?.isLevelEnabled('info')) {
-      log.info({ method: ctx.method, path, status: ctx.status, ms: Math.round((performance.now() - t0) * 10) / 10, principal: principalLabel(state.principal ?? ANONYMOUS) },
-        `${ctx.method} ${path} ${ctx.status}`);
-    }
-  });
+  if (checker || log) {
+    app.use(async (ctx, next) => {
+      // Timed only when the line is written (a silent log costs nothing per request).
+      const logged = log?.isLevelEnabled('info') === true;
+      const t0 = logged ? performance.now() : 0;
+      const path = pathOf(ctx); // as requested, before a world's base path is taken off
+      await next();
+      const state = ctx.state as Partial<DoorState>;
+      const routeId = state.routeId ?? null;
+      if (checker && (routeId || ctx.status >= 400)) {
+        const v = checker.check({ routeId, method: ctx.method, path: pathOf(ctx), status: ctx.status, body: 'answer' in state ? state.answer : ctx.body });
+        if (v) onViolation!(v);
+      }
+      if (logged) {
+        log!.info({ method: ctx.method, path, status: ctx.status, ms: Math.round((performance.now() - t0) * 10) / 10, principal: principalLabel(state.principal ?? ANONYMOUS) },
+          `${ctx.method} ${path} ${ctx.status}`);
+      }
+    });
+  }
   app.use(cors());
   for (const stage of door.middleware(world)) app.use(stage);
   return app;
