@@ -5,7 +5,7 @@ import { getPath, interpolate, interpolateShared, parsePath, StepInputError } fr
 import { ResponseLog, type LogEntry, type LoggedAnswer } from './log.js';
 import { match, matches, show, type Mismatch } from './matcher.js';
 import { callRequest, setTimeRequest, simRequest } from './steps.js';
-import type { Target, TargetRequest, TargetResponse } from './targets.js';
+import { TargetUnreachable, type Target, type TargetRequest, type TargetResponse } from './targets.js';
 import { verbOf, type CallStep, type Json, type Scenario, type Step, type Verb } from './types.js';
 
 /** Why a scenario stopped. */
@@ -22,6 +22,8 @@ export interface StepFailure {
   mismatches?: Mismatch[];
   /** Expected-vs-actual body diff lines (`- expected`, `+ actual`). */
   diff?: string[];
+  /** The target did not answer at all (an infrastructure failure, not the scenario's). */
+  unreachable?: true;
 }
 
 /** Outcome of one scenario. */
@@ -166,7 +168,7 @@ class Run {
   /** `POST /api/sim/reset` with the scenario's seed and world; a new admin key in the answer becomes `admin`. */
   async reset(): Promise<void> {
     const { doc } = this.sc;
-    const body: Json = { seed: doc.seed, options: { startTime: doc.startTime, ...(doc.world as Record<string, Json>) } };
+    const body: Json = { seed: doc.seed, options: { startTime: doc.startTime, ...(doc.world as Record<string, Json> | undefined) } };
     const { res, logged } = await this.exchange('reset', { method: 'POST', path: '/api/sim/reset', query: {}, headers: this.adminHeaders(), body }, 'admin');
     if (res.status !== 200) throw new Stop({ message: `reset failed with status ${res.status}: ${SIM_HINT}`, request: logged, response: res });
     const given = (res.body as { adminKey?: unknown } | undefined)?.adminKey;
@@ -278,6 +280,7 @@ function checkAnswer(expect: CallStep['expect'], res: TargetResponse, logged: Lo
 function failureOf(at: string, index: number | null, verb: StepFailure['verb'], err: unknown): StepFailure {
   if (err instanceof Stop) return { at, index, verb, ...err.failure };
   if (err instanceof StepInputError) return { at, index, verb, message: err.message };
+  if (err instanceof TargetUnreachable) return { at, index, verb, message: err.message, unreachable: true };
   return { at, index, verb, message: (err as Error).message ?? String(err) };
 }
 

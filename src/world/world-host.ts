@@ -6,8 +6,8 @@ import type { StateLogger } from '../adapters/file/state-dir.js';
 import type { WorldOptions } from './config.js';
 import { findAdminByKey, parseBearer } from '../domain/access/auth.js';
 import { DomainError } from '../domain/errors.js';
-import type { WorldFixture } from './fixture.js';
-import { WORLD_ID, type CreateWorldInput, type WorldInfo, type WorldsControl } from '../http/worlds.js';
+import { fixtureDocument, type WorldFixture } from './fixture.js';
+import { WORLD_ID, type CreatedWorld, type CreateWorldInput, type WorldInfo, type WorldsControl } from '../http/worlds.js';
 import { StatePersistence } from './persistence.js';
 import { createWorld, type World } from './world.js';
 
@@ -109,12 +109,12 @@ export class WorldHost implements WorldsControl {
     throw new DomainError('SIM_WORLDS_KEY_INVALID');
   }
 
-  async create(input: CreateWorldInput): Promise<WorldInfo & { adminKey: string }> {
+  async create(input: CreateWorldInput): Promise<CreatedWorld> {
     this.dropExpired();
     if (this.held.size + this.building >= this.maxWorlds) throw new DomainError('SIM_WORLD_LIMIT', { max: this.maxWorlds });
     const id = `w${this.nextId++}`;
     const adminKey = this.newKey();
-    const fixture = (input.fixture ?? input.options?.fixture) as WorldFixture | undefined;
+    const fixture = fixtureOf(input);
     const options: WorldOptions = {
       ...this.options.base,
       ...(input.options as WorldOptions | undefined),
@@ -141,7 +141,8 @@ export class WorldHost implements WorldsControl {
       }
       world.worlds = this;
       this.held.set(id, { id, world, persistence, idleTtlMs, lastUsed: this.now(), inFlight: 0 });
-      return { ...this.info(id, world, idleTtlMs), adminKey };
+      const { agents, competitions } = world.fixture;
+      return { ...this.info(id, world, idleTtlMs), adminKey, agents, competitions };
     } catch (err) {
       await persistence?.close().catch(() => undefined);
       if (dir) rmSync(dir, { recursive: true, force: true });
@@ -286,6 +287,17 @@ export class WorldHost implements WorldsControl {
       this.held.set(name, { id: name, world, persistence, idleTtlMs: ttl, lastUsed: this.now(), inFlight: 0 });
       this.nextId = Math.max(this.nextId, idNumber(name) + 1);
     }
+  }
+}
+
+/** The fixture a creation names (a document, or a bundled world's name such as `demo`); a 400 naming the field for an unknown name. */
+function fixtureOf(input: CreateWorldInput): WorldFixture | undefined {
+  const [where, given] = input.fixture !== undefined ? ['fixture', input.fixture] : ['options.fixture', input.options?.fixture];
+  if (given === undefined) return undefined;
+  try {
+    return fixtureDocument(given as WorldFixture | string);
+  } catch (err) {
+    throw new DomainError('SIM_INVALID', { where, reason: message(err) });
   }
 }
 

@@ -49,6 +49,8 @@ function toMs(v: string | number | null | undefined): number | null {
 /** In-memory catalogue keyed by (chain, lower-cased address). */
 export class Catalogue implements TokenCatalogue {
   private readonly byChain = new Map<SpecificChain, CatalogueToken[]>();
+  /** Every listed address on any chain ({@link addressFamily}). */
+  private readonly families = new Set<string>();
   /**
    * Tokens by chain, then address (lower-cased on EVM chains): a lookup finds the caller's own
    * address string in its chain's map, building no composite key to hash on every call (valuing
@@ -81,7 +83,10 @@ export class Catalogue implements TokenCatalogue {
       }
       this.byChain.set(chain, list);
       const byAddress = new Map<string, CatalogueToken>();
-      for (const tok of list) byAddress.set(chain === 'svm' ? tok.address : tok.address.toLowerCase(), tok);
+      for (const tok of list) {
+        byAddress.set(chain === 'svm' ? tok.address : tok.address.toLowerCase(), tok);
+        this.families.add(addressFamily(tok.address));
+      }
       this.byAddress.set(chain, byAddress);
     }
   }
@@ -101,6 +106,11 @@ export class Catalogue implements TokenCatalogue {
     return burn?.kind === 'burn' ? burn : undefined;
   }
 
+  /** True when some chain lists `address` (EVM addresses in any case). */
+  listsAnywhere(address: string): boolean {
+    return this.families.has(addressFamily(address));
+  }
+
   bySymbol(chain: SpecificChain, symbol: string): CatalogueToken | undefined {
     const s = symbol.toLowerCase();
     return this.tokens(chain).find((t) => t.symbol.toLowerCase() === s);
@@ -110,4 +120,12 @@ export class Catalogue implements TokenCatalogue {
 /** Map key of a token: chain plus address, lower-cased on EVM chains (Solana addresses are case-sensitive). */
 export function key(address: string, chain: SpecificChain): string {
   return `${chain}:${chain === 'svm' ? address : address.toLowerCase()}`;
+}
+
+/**
+ * An address as every chain of its kind knows it: EVM (`0x`) addresses lower-cased, Solana ones
+ * as written. One family is one token address whatever chain lists it.
+ */
+export function addressFamily(address: string): string {
+  return address.startsWith('0x') || address.startsWith('0X') ? address.toLowerCase() : address;
 }

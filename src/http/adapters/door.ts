@@ -95,7 +95,7 @@ export function pathOf(ctx: Context): string {
 }
 
 /** Sets a JSON answer, serialised once (or already, `json`): the text is what Koa sends and what the door hands back. */
-function send(ctx: Context, status: number, body: unknown, headers: Record<string, string> = {}, json?: string): void {
+export function sendJson(ctx: Context, status: number, body: unknown, headers: Record<string, string> = {}, json?: string): void {
   const state = stateOf(ctx);
   ctx.status = status;
   ctx.set(headers);
@@ -130,7 +130,7 @@ export function createDoor(options: DoorOptions = {}): Door {
     }, onBug);
     state.principal = res.principal;
     state.routeId = res.routeId;
-    send(ctx, res.status, res.body, res.headers, res.json);
+    sendJson(ctx, res.status, res.body, res.headers, res.json);
   };
   const table = routeTable(defs, (def) => (ctx) => answer(ctx, { def, params: ctx.params }));
   const stages = [
@@ -171,7 +171,7 @@ function selectWorld(worlds: Pick<WorldsControl, 'world' | 'release'>): Middlewa
     const target = worlds.world(split.id);
     if (!target) {
       const { status, body } = toErrorResponse(new DomainError('SIM_WORLD_NOT_FOUND', { id: split.id }));
-      send(ctx, status, body);
+      sendJson(ctx, status, body);
       return undefined;
     }
     Object.assign(stateOf(ctx), { world: target, basePath: `/worlds/${split.id}` });
@@ -191,7 +191,7 @@ function journal(onBug: DoorOptions['onBug'], delay: DoorOptions['delay']): Midd
       await next();
     } catch (err) {
       const { status, body } = toErrorResponse(err, onBug);
-      send(ctx, status, body);
+      sendJson(ctx, status, body);
     }
     const path = pathOf(ctx);
     state.world.sim?.record({ method: ctx.method, path, status: ctx.status, principal: state.principal ?? ANONYMOUS, routeId: state.routeId ?? null });
