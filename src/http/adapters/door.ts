@@ -94,6 +94,9 @@ export function pathOf(ctx: Context): string {
   return ctx.path ?? ctx.url;
 }
 
+/** The content type of every API answer. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /** Sets a JSON answer, serialised once (or already, `json`): the text is what Koa sends and what the door hands back. */
 export function sendJson(ctx: Context, status: number, body: unknown, headers: Record<string, string> = {}, json?: string): void {
   const state = stateOf(ctx);
@@ -104,8 +107,6 @@ export function sendJson(ctx: Context, status: number, body: unknown, headers: R
   state.answer = body;
   ctx.body = state.text = json ?? JSON.stringify(body);
 }
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The envelope error of a koa-bodyparser failure: malformed -> 400, over the limit -> 413. */
 function bodyError(err: unknown, load: boolean): unknown {
