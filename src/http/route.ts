@@ -86,6 +86,8 @@ export interface HandlerRequest {
 export interface HandlerResult {
   status?: number;
   body: unknown;
+  /** `JSON.stringify(body)` when the handler holds it already (a page the world's caches keep): sent as it is. */
+  json?: string;
   headers?: Record<string, string>;
 }
 
