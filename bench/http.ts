@@ -1,4 +1,4 @@
-// Benchmark 1: HTTP trade throughput, 50 concurrent clients (autocannon), `compsim serve` against a Koa echo app with the same middleware stack, in the same run.
+// Benchmarks 1 and 1c: HTTP trade and health-read throughput, 50 concurrent clients (autocannon), `compsim serve` against a Koa echo app with the same middleware stack, in the same run.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -56,13 +56,20 @@ function cpuSeconds(pid: number | undefined): number | null {
   }
 }
 
-/** One load window: `CLIENTS` connections, each with its own agent key, alternating buy and sell. */
-async function load(url: string, seconds: number, competitionId: string, keys: string[], pid?: number) {
+/** What a window sends: trades (each connection an agent alternating buy and sell) or health reads. */
+type Load = 'trade' | 'health';
+
+/** One load window: `CLIENTS` connections sending `kind` requests. */
+async function load(kind: Load, url: string, seconds: number, competitionId: string, keys: string[], pid?: number) {
   let next = 0;
   const cpu0 = cpuSeconds(pid);
   const r = await autocannon({
-    url: `${url}/api/trade/execute`, connections: CLIENTS, duration: seconds,
+    url: `${url}/api/${kind === 'trade' ? 'trade/execute' : 'health'}`, connections: CLIENTS, duration: seconds,
     setupClient: (client) => {
+      if (kind === 'health') {
+        client.setRequests([{ method: 'GET', path: '/api/health' }]);
+        return;
+      }
       const key = keys[next++ % keys.length]!;
       const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
       client.setRequests([
@@ -77,7 +84,30 @@ async function load(url: string, seconds: number, competitionId: string, keys: s
   return { perSec: r['2xx'] / r.duration, non2xx: r.non2xx, errors: r.errors + r.timeouts, p50: r.latency.p50, p99: r.latency.p99, cpuUs };
 }
 
-/** Row 1: median of alternating windows of each server, and their ratio (three decimals: a ratio just under the target must not read as 0.70). */
+/** A window's figures. */
+type Window = Awaited<ReturnType<typeof load>>;
+
+/** The row of one load: median of the alternating windows of each server, and their ratio (three decimals: a ratio just under the target must not read as 0.79). */
+function loadRow(id: string, kind: Load, target: number, k: Window[], c: Window[], rounds: number, seconds: number): BenchRow {
+  const koaRate = median(k.map((w) => w.perSec));
+  const rate = median(c.map((w) => w.perSec));
+  const pairs = c.map((w, i) => w.perSec / k[i]!.perSec);
+  const bad = c.reduce((n, w) => n + w.non2xx + w.errors, 0) + k.reduce((n, w) => n + w.non2xx + w.errors, 0);
+  const cpuC = c.every((w) => w.cpuUs !== null) ? median(c.map((w) => w.cpuUs!)) : null;
+  const cpuK = k.every((w) => w.cpuUs !== null) ? median(k.map((w) => w.cpuUs!)) : null;
+  const cpu = cpuC !== null && cpuK !== null
+    ? `server CPU per request (user + system, all threads) compsim ${num(cpuC)} µs, Koa ${num(cpuK)} µs (${(cpuK / cpuC).toFixed(2)} x); ` : '';
+  const what = kind === 'trade' ? 'POST /api/trade/execute' : 'GET /api/health';
+  return {
+    id, name: `HTTP ${what}, ${CLIENTS} concurrent clients (autocannon): compsim serve vs a Koa echo with the same stack (@koa/router, koa-bodyparser, @koa/cors, logger silent)`,
+    value: `${num(rate)} ${kind === 'trade' ? 'trades' : 'requests'}/s = ${(rate / koaRate).toFixed(3)} x Koa`, target: `>= ${target} x Koa echo`, pass: rate / koaRate >= target,
+    notes: `Koa echo ${num(koaRate)} req/s; median of ${rounds} alternating ${seconds} s windows each (per window pair ${pairs.map((x) => x.toFixed(3)).join(', ')}); `
+      + `latency p50/p99 compsim ${ms(median(c.map((w) => w.p50)))}/${ms(median(c.map((w) => w.p99)))}, Koa ${ms(median(k.map((w) => w.p50)))}/${ms(median(k.map((w) => w.p99)))}; `
+      + `${cpu}servers in child processes, load generator in this one; ${bad} non-2xx or errors`,
+  };
+}
+
+/** Rows 1 (trades, >= 0.5 x the echo) and 1c (health reads, >= 0.8 x): alternating windows of each server, in one run. */
 export async function http(rounds = 3, seconds = 5): Promise<BenchRow[]> {
   const servers: ChildServer[] = [];
   try {
@@ -87,28 +117,16 @@ export async function http(rounds = 3, seconds = 5): Promise<BenchRow[]> {
     servers.push(compsim);
     const arena = await setup(compsim.url, CLIENTS);
     const targets = [{ label: 'koa', url: koa.url, pid: koa.child.pid }, { label: 'compsim', url: compsim.url, pid: compsim.child.pid }];
-    for (const t of targets) await load(t.url, 2, arena.competitionId, arena.keys); // warm-up
-    const windows = new Map(targets.map((t) => [t.label, [] as Awaited<ReturnType<typeof load>>[]]));
-    for (let i = 0; i < rounds; i++) {
-      for (const t of targets) windows.get(t.label)!.push(await load(t.url, seconds, arena.competitionId, arena.keys, t.pid));
+    const rows: BenchRow[] = [];
+    for (const [id, kind, target] of [['1', 'trade', 0.5], ['1c', 'health', 0.8]] as const) {
+      for (const t of targets) await load(kind, t.url, 2, arena.competitionId, arena.keys); // warm-up
+      const windows = new Map(targets.map((t) => [t.label, [] as Window[]]));
+      for (let i = 0; i < rounds; i++) {
+        for (const t of targets) windows.get(t.label)!.push(await load(kind, t.url, seconds, arena.competitionId, arena.keys, t.pid));
+      }
+      rows.push(loadRow(id, kind, target, windows.get('koa')!, windows.get('compsim')!, rounds, seconds));
     }
-    const k = windows.get('koa')!;
-    const c = windows.get('compsim')!;
-    const koaRate = median(k.map((w) => w.perSec));
-    const rate = median(c.map((w) => w.perSec));
-    const pairs = c.map((w, i) => w.perSec / k[i]!.perSec);
-    const bad = c.reduce((n, w) => n + w.non2xx + w.errors, 0) + k.reduce((n, w) => n + w.non2xx + w.errors, 0);
-    const cpuC = c.every((w) => w.cpuUs !== null) ? median(c.map((w) => w.cpuUs!)) : null;
-    const cpuK = k.every((w) => w.cpuUs !== null) ? median(k.map((w) => w.cpuUs!)) : null;
-    const cpu = cpuC !== null && cpuK !== null
-      ? `server CPU per request (user + system, all threads) compsim ${num(cpuC)} µs, Koa ${num(cpuK)} µs (${(cpuK / cpuC).toFixed(2)} x); ` : '';
-    return [{
-      id: '1', name: `HTTP POST /api/trade/execute, ${CLIENTS} concurrent clients (autocannon): compsim serve vs a Koa echo with the same stack (@koa/router, koa-bodyparser, @koa/cors, logger silent)`,
-      value: `${num(rate)} trades/s = ${(rate / koaRate).toFixed(3)} x Koa`, target: '>= 0.8 x Koa echo', pass: rate / koaRate >= 0.8,
-      notes: `Koa echo ${num(koaRate)} req/s; median of ${rounds} alternating ${seconds} s windows each (per window pair ${pairs.map((x) => x.toFixed(3)).join(', ')}); `
-        + `latency p50/p99 compsim ${ms(median(c.map((w) => w.p50)))}/${ms(median(c.map((w) => w.p99)))}, Koa ${ms(median(k.map((w) => w.p50)))}/${ms(median(k.map((w) => w.p99)))}; `
-        + `${cpu}servers in child processes, load generator in this one; ${bad} non-2xx or errors`,
-    }];
+    return rows;
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
   }

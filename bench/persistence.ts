@@ -4,8 +4,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { dispatch, findRoute, routeTable } from '../src/http/dispatch.js';
-import { ROUTES } from '../src/http/resources/index.js';
+import { createDoor } from '../src/http/adapters/door.js';
 import { StatePersistence } from '../src/world/persistence.js';
 import { createWorld, type World } from '../src/world/world.js';
 
@@ -16,7 +15,7 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const RESTART_TRADES = Number(process.env.BENCH_RESTART_TRADES ?? 100_000);
 const MAIN = join(import.meta.dirname, '..', 'src', 'cli', 'main.ts');
-const table = routeTable(ROUTES);
+const door = createDoor();
 const dirs: string[] = [];
 const tmp = () => {
   const d = mkdtempSync(join(tmpdir(), 'compsim-bench-'));
@@ -51,7 +50,7 @@ const httpCall = (url: string): Call => async (method, path, key, body) => {
 };
 
 const worldCall = (world: World): Call => async (method, path, key, body) => {
-  const r = await dispatch(world, findRoute(table, method, path), { method, path, headers: { authorization: `Bearer ${key}` }, body });
+  const r = await door.serve(world, { method, path, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
   return { status: r.status, body: r.body };
 };
 

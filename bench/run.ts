@@ -28,7 +28,7 @@ const SPECS: Spec[] = [
   { name: 'worlds', file: 'bench/worlds', flags: ['--expose-gc'], args: ['32'], quick: ['8'] },
 ];
 
-const ORDER = ['1', '1b', '2', '3', '3b', '3c', '3d', '4a', '4b', '4c', '5', '6a', '6b', '7a', '7b', '7c', 'S1', 'S2', 'S3', 'RL1', 'RL2', 'F1', 'P1', 'P2', 'W1'];
+const ORDER = ['1', '1b', '1c', '2', '3', '3b', '3c', '3d', '4a', '4b', '4c', '5', '6a', '6b', '7a', '7b', '7c', 'S1', 'S2', 'S3', 'RL1', 'RL2', 'F1', 'P1', 'P2', 'W1'];
 
 const USAGE = `usage: npm run bench [-- [--quick] [--source] [--profile] [--no-write] [names...]]
   names      any of ${SPECS.map((s) => s.name).join(', ')} (default: all)

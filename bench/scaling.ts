@@ -1,7 +1,6 @@
 // The scaling rows: cost per trade, per snapshotted agent and per listed participant at 10, 100 and 1000 agents (flat = linear growth).
 import { performance } from 'node:perf_hooks';
-import { dispatch, findRoute, routeTable } from '../src/http/dispatch.js';
-import { ROUTES } from '../src/http/resources/index.js';
+import { createDoor } from '../src/http/adapters/door.js';
 import { buildArena, runTrades } from './lib/arena.js';
 import { benchMain } from './lib/proc.js';
 import { median, num, type BenchRow } from './lib/report.js';
@@ -21,13 +20,12 @@ async function perSize(agents: number, trades: number): Promise<SizeResult> {
   t0 = performance.now();
   for (let i = 0; i < rounds; i++) await arena.world.advance(300_000);
   const snapUs = ((performance.now() - t0) * 1000) / (rounds * agents);
-  const table = routeTable(ROUTES);
+  const door = createDoor();
   const path = `/api/competitions/${arena.competitionId}/agents`;
   const xs: number[] = [];
   for (let i = 0; i < 30; i++) {
     const t = performance.now();
-    const r = await dispatch(arena.world, findRoute(table, 'GET', path), { method: 'GET', path, headers: {}, query: {} });
-    JSON.stringify(r.body);
+    await door.serve(arena.world, { method: 'GET', path, headers: {} });
     if (i >= 5) xs.push(performance.now() - t);
   }
   return { tradeUs, snapUs, readUs: (median(xs) * 1000) / agents, readMs: median(xs) };
@@ -51,7 +49,7 @@ export async function scaling(trades = 100_000): Promise<BenchRow[]> {
       notes: `1000 vs 10 agents: ${growth((x) => x.snapUs).toFixed(2)} x per agent (20 rounds each, after the trades)`,
     },
     {
-      id: 'S3', name: 'scaling: µs per participant of GET /api/competitions/{id}/agents (dispatch + JSON) at 10 / 100 / 1000 agents', value: list((x) => x.readUs),
+      id: 'S3', name: 'scaling: µs per participant of GET /api/competitions/{id}/agents (through the door, JSON text included) at 10 / 100 / 1000 agents', value: list((x) => x.readUs),
       target: 'linear or better (flat per agent)', pass: growth((x) => x.readUs) < 2,
       notes: `p50 per request ${list((x) => x.readMs)} ms; 1000 vs 10 agents: ${growth((x) => x.readUs).toFixed(2)} x per agent`,
     },

@@ -4,7 +4,8 @@ export { createServer, type ServerOptions } from './http/adapters/server.js';
 export { WorldHost, DEFAULT_MAX_WORLDS, type WorldHostOptions } from './world/world-host.js';
 export type { CreateWorldInput, WorldInfo, WorldsControl } from './http/worlds.js';
 export { resolveConfig, type WorldOptions } from './world/config.js';
-export { dispatch, findRoute, routeTable, serveRequest, type IncomingRequest, type PlainRequest, type PlainResponse, type RouteMatch, type RouteTable } from './http/dispatch.js';
+export { dispatch, type PlainRequest, type PlainResponse, type RouteMatch } from './http/dispatch.js';
+export { createDoor, type Door, type DoorOptions, type DoorRequest, type DoorResponse } from './http/adapters/door.js';
 export { ROUTES } from './http/resources/index.js';
 export type { RouteDef, HandlerRequest, HandlerResult, Principal } from './http/route.js';
 export type { SimControl } from './http/world-port.js';
@@ -25,7 +26,7 @@ export {
 export { DEFAULT_WALLET_DOMAIN } from './world/config.js';
 export { runScenario, type ScenarioResult, type StepFailure, type RunEvent, type RunOptions } from './harness/runner.js';
 export { parseScenario, loadScenario, validateScenario, ScenarioError } from './harness/schema.js';
-export { httpTarget, type Target, type TargetRequest, type TargetResponse } from './harness/targets.js';
+export { httpTarget, targetResponse, type Target, type TargetRequest, type TargetResponse } from './harness/targets.js';
 export { worldTarget, type ScenarioWorld, type WorldTargetOptions } from './harness/world-target.js';
 export type { Scenario, ScenarioDoc, Step } from './harness/types.js';
 export { inProcessTarget } from './world/in-process-target.js';

@@ -14,12 +14,12 @@ function files(dir: string): string[] {
 
 /**
  * The ways to answers and what each needs in the same file: the in-process target only as
- * `checkedInProcessTarget()`, `serveRequest` only inside `checkServed`, an msw server only with
- * `checkMswAnswers`, a Koa app only with `onResponseViolation` (test servers: `startTestServer`).
+ * `checkedInProcessTarget()`, a door with `checkServed` (or the checker itself), an msw server only
+ * with `checkMswAnswers`, a Koa app only with `onResponseViolation` (test servers: `startTestServer`).
  */
 const RULES: { name: string; uses: RegExp; needs: RegExp }[] = [
   { name: 'inProcessTarget()', uses: /(?<!checked)inProcessTarget\(\)/, needs: /^$/ },
-  { name: 'serveRequest(', uses: /^(?!.*checkServed\().*\bserveRequest\(/m, needs: /^$/ },
+  { name: 'createDoor(', uses: /\bcreateDoor\(/, needs: /\bcheckServed\(|\bchecker\.check\(/ },
   { name: 'setupServer(', uses: /\bsetupServer\(/, needs: /\bcheckMswAnswers\(/ },
   { name: "createServer( (compsim's Koa app)", uses: /import \{[^}]*\bcreateServer\b[^}]*\} from '[./]*src\/(http\/adapters\/server|index)\.js'/, needs: /onResponseViolation/ },
 ];
@@ -28,7 +28,7 @@ const RULES: { name: string; uses: RegExp; needs: RegExp }[] = [
 const EXEMPT = new Set(['package-types.test.ts', 'helpers/answers.ts', 'answers-checked.test.ts']);
 
 describe('answers obtained by tests', () => {
-  it('are all checked against their documented schemas (no unchecked in-process target, dispatch call, msw server or Koa app)', () => {
+  it('are all checked against their documented schemas (no unchecked in-process target, door, msw server or Koa app)', () => {
     const offenders: string[] = [];
     const all = files(TEST);
     expect(all.length).to.be.greaterThan(100);

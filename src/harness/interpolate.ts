@@ -4,27 +4,8 @@ import type { Json } from './types.js';
 /** A step could not be prepared (unknown variable, missing path); the step fails with this message. */
 export class StepInputError extends Error {}
 
-/**
- * A memo of a pure parse by its input string, for the few strings a scenario repeats on every step
- * (`${cup.id}`, `POST /api/trade/execute`). Bounded: past `limit` entries it starts over.
- */
-export function memoByText<T>(parse: (text: string) => T, limit = 10_000): (text: string) => T {
-  const memo = new Map<string, T>();
-  return (text) => {
-    let hit = memo.get(text);
-    if (hit === undefined && !memo.has(text)) {
-      hit = parse(text);
-      if (memo.size >= limit) memo.clear();
-      memo.set(text, hit);
-    }
-    return hit as T;
-  };
-}
-
-/** Splits `"agents[0].id"` or `"agents.0.id"` into segments; `""` is the root. The list is shared: do not change it. */
-export const parsePath: (path: string) => readonly (string | number)[] = memoByText((path) => Object.freeze(splitPath(path)));
-
-function splitPath(path: string): (string | number)[] {
+/** Splits `"agents[0].id"` or `"agents.0.id"` into segments; `""` is the root. */
+export function parsePath(path: string): (string | number)[] {
   if (path === '') return [];
   const out: (string | number)[] = [];
   for (const part of path.split('.')) {
@@ -57,7 +38,7 @@ const PART = /\$\$\{|\$\{([^}]*)\}/g;
 /** A parsed `${...}`: the variable and the path after it (`segments` null when the path does not parse), or `bad`. */
 type Reference = { expr: string; bad: true } | { expr: string; bad?: undefined; name: string; tail: string; segments: readonly (string | number)[] | null };
 
-const parseReference = memoByText((expr): Reference => {
+function parseReference(expr: string): Reference {
   const m = /^([A-Za-z_][A-Za-z0-9_-]*)(.*)$/.exec(expr.trim());
   if (!m) return { expr, bad: true };
   const [, name, rest] = m;
@@ -69,7 +50,7 @@ const parseReference = memoByText((expr): Reference => {
     segments = null;
   }
   return { expr, name: name!, tail, segments };
-});
+}
 
 function lookup(ref: Reference, vars: Vars, source: string): Json {
   if (ref.bad) throw new StepInputError(`bad interpolation '\${${ref.expr}}' in "${source}"`);
@@ -86,7 +67,7 @@ function lookup(ref: Reference, vars: Vars, source: string): Json {
 /** A string with references: exactly one reference (the value itself), or text pieces and references. */
 type Template = { whole: Reference } | { pieces: readonly (string | Reference)[] };
 
-const parseTemplate = memoByText((s): Template => {
+function parseTemplate(s: string): Template {
   const whole = WHOLE.exec(s);
   if (whole) return { whole: parseReference(whole[1]!) };
   const pieces: (string | Reference)[] = [];
@@ -98,7 +79,7 @@ const parseTemplate = memoByText((s): Template => {
   }
   if (last < s.length) pieces.push(s.slice(last));
   return { pieces };
-});
+}
 
 /**
  * Replaces `${name.path}` in one string. A string that is exactly one `${...}` becomes the value

@@ -1,4 +1,4 @@
-// The response log: every request and response of a run as canonical JSON lines, and its SHA-256 hash.
+// The response log: every request of a run (canonical JSON) and its answer's text as sent, one line per exchange, and its SHA-256 hash.
 import { createHash } from 'node:crypto';
 import type { Json } from './types.js';
 
@@ -50,23 +50,37 @@ function write(value: unknown, text: (s: string) => string): string | undefined 
   return `${out}}`;
 }
 
+/** An answer as the log writes it: its status and its body's text as sent. */
+export interface LoggedAnswer {
+  status: number;
+  /** The body as the server sent it (`''`: none). */
+  text: string;
+  /** True when `text` is JSON (written in as it is); other text is written as a JSON string. */
+  json: boolean;
+}
+
 /** One logged exchange. */
 export interface LogEntry {
   /** What caused it: `reset`, `actors.alice`, `steps[3]`. */
   at: string;
   /** A call with `at`: the instant the clock was moved to first, and the sim API's answer. */
-  clock?: { set: string; status: number; body?: Json };
+  clock?: LoggedAnswer & { set: string };
   request: { method: string; path: string; query?: Record<string, string>; as?: string; headers?: Record<string, string>; body?: Json };
-  response: { status: number; body?: Json };
+  response: LoggedAnswer;
 }
 
 /**
- * Collects exchanges as canonical JSON lines and hashes them as they come. Admin keys are replaced
- * by `<admin-key>` (the only value a target may choose freely), so the same scenario gives the same
- * log on every target.
+ * Collects exchanges as JSON lines and hashes them as they come:
+ * `{"at":...,"clock":{"body":...,"set":...,"status":...},"request":{...},"response":{"body":...,"status":...}}`
+ * (keys sorted; `clock` only on a call that moved the clock, `body` only when there is one). The
+ * request is canonical JSON; an answer's body is its text as the server sent it, so the same
+ * scenario gives the same line wherever the same server code wrote the answer. Admin keys are
+ * replaced by `<admin-key>` (the only value a target may choose freely), in the request's strings
+ * and wherever the answer's text holds one as JSON writes it.
  */
 export class ResponseLog {
-  private readonly secrets: string[] = [];
+  /** Each secret as it is searched for in a string value, and as it appears inside JSON text. */
+  private readonly secrets: { plain: string; inJson: string }[] = [];
   private readonly sha = createHash('sha256');
   /** The lines, when the text is kept. */
   private readonly lines: string[] | undefined;
@@ -79,21 +93,35 @@ export class ResponseLog {
 
   /** Adds a key to redact from every later entry. */
   redactKey(key: string): void {
-    if (key !== '' && !this.secrets.includes(key)) this.secrets.push(key);
+    if (key !== '' && !this.secrets.some((s) => s.plain === key)) this.secrets.push({ plain: key, inJson: JSON.stringify(key).slice(1, -1) });
   }
 
-  /** Appends one exchange as a line; an entry JSON cannot write (a BigInt) throws and leaves the log as it was. */
+  /** Appends one exchange as a line; a request JSON cannot write (a BigInt) throws and leaves the log as it was. */
   add(entry: LogEntry): void {
-    const line = `${canonicalJson(entry, this.redact)}\n`;
+    const { clock, response } = entry;
+    const request = canonicalJson(entry.request, this.redact);
+    const moved = clock === undefined ? '' : `"clock":{${this.bodyOf(clock)}"set":${quote(clock.set)},"status":${clock.status}},`;
+    const line = `{"at":${quote(entry.at)},${moved}"request":${request},"response":{${this.bodyOf(response)}"status":${response.status}}}\n`;
     this.sha.update(line);
     this.lines?.push(line);
     this.count += 1;
   }
 
+  /** `"body":<text>,` of an answer (redacted), or nothing when it has no body. */
+  private bodyOf(a: LoggedAnswer): string {
+    if (a.text === '') return '';
+    let text = a.text;
+    for (const s of this.secrets) {
+      const found = a.json ? s.inJson : s.plain;
+      if (text.includes(found)) text = text.split(found).join(ADMIN_KEY_PLACEHOLDER);
+    }
+    return `"body":${a.json ? text : quote(text)},`;
+  }
+
   /** `s` with every occurrence of each secret (in order) replaced by {@link ADMIN_KEY_PLACEHOLDER}. */
   private readonly redact = (s: string): string => {
     let out = s;
-    for (const k of this.secrets) if (out.includes(k)) out = out.split(k).join(ADMIN_KEY_PLACEHOLDER);
+    for (const { plain } of this.secrets) if (out.includes(plain)) out = out.split(plain).join(ADMIN_KEY_PLACEHOLDER);
     return out;
   };
 
@@ -102,7 +130,7 @@ export class ResponseLog {
     return this.count;
   }
 
-  /** The log as text: one canonical JSON line per exchange, each ending in a newline. */
+  /** The log as text: one JSON line per exchange, each ending in a newline. */
   text(): string {
     if (this.lines === undefined) throw new Error('the response log keeps only its hash (keepText: false)');
     return this.lines.join('');

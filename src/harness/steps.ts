@@ -1,5 +1,5 @@
 // Step vocabulary -> requests: `call` as written, the other verbs as calls of the sim control API (/api/sim/*).
-import { memoByText, setOwn, StepInputError } from './interpolate.js';
+import { setOwn, StepInputError } from './interpolate.js';
 import type { TargetRequest } from './targets.js';
 import type { BalanceSetting, CallStep, FaultDef, Json, PriceOverride, Step } from './types.js';
 
@@ -17,7 +17,7 @@ export function parseDuration(v: number | string): number {
   return total;
 }
 
-/** A parsed call line (shared between the steps that repeat it: do not change it). */
+/** A parsed call line. */
 export interface CallLine {
   readonly method: string;
   readonly path: string;
@@ -25,20 +25,15 @@ export interface CallLine {
 }
 
 /** Splits `"GET /api/x?a=1"` into method, path and query. */
-export const parseCallLine: (line: string) => CallLine = memoByText((line) => Object.freeze(splitCallLine(line)));
-
-function splitCallLine(line: string): CallLine {
+export function parseCallLine(line: string): CallLine {
   const m = /^([A-Z]+) (\/\S*)$/.exec(line);
   if (!m) throw new StepInputError(`call must be "METHOD /path", got "${line}"`);
   const [, method, target] = m;
   const q = target!.indexOf('?');
   const path = q < 0 ? target! : target!.slice(0, q);
-  const query = Object.freeze(q < 0 ? {} : Object.fromEntries(new URLSearchParams(target!.slice(q + 1))));
+  const query = q < 0 ? {} : Object.fromEntries(new URLSearchParams(target!.slice(q + 1)));
   return { method: method!, path, query };
 }
-
-/** The Authorization header of a key: one string per actor rather than one per step. */
-const bearer = memoByText((key) => `Bearer ${key}`);
 
 /** The call line's query with the step's `query` values on top, as strings (booleans and numbers as written in JSON). */
 function mergedQuery(line: Readonly<Record<string, string>>, q: CallStep['query']): Record<string, string> {
@@ -52,7 +47,7 @@ function mergedQuery(line: Readonly<Record<string, string>>, q: CallStep['query'
 export function callRequest(step: CallStep, authKey: string | undefined): TargetRequest {
   const { method, path, query } = parseCallLine(step.call);
   const headers: Record<string, string> = {};
-  if (authKey !== undefined) headers.authorization = bearer(authKey);
+  if (authKey !== undefined) headers.authorization = `Bearer ${authKey}`;
   for (const [k, v] of Object.entries(step.headers ?? {})) headers[k.toLowerCase()] = v;
   const req: TargetRequest = { method, path, query: mergedQuery(query, step.query), headers };
   if (step.body !== undefined && method !== 'GET') req.body = step.body;

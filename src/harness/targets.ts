@@ -1,4 +1,4 @@
-// Targets: where scenario requests go. The HTTP target speaks to any base URL; the in-process one is built in cli/.
+// Targets: where scenario requests go, and their answers as sent. The HTTP target speaks to any base URL; the in-process one is built in world/.
 import type { Json, Scenario } from './types.js';
 
 /** One request as the runner sends it (query separate from the path, body as JSON). */
@@ -14,10 +14,35 @@ export interface TargetRequest {
   body?: Json;
 }
 
-/** One response: the status and the parsed JSON body (text when not JSON, `undefined` when empty). */
+/** One response: the status and the body's text as the server sent it, parsed only when read. */
 export interface TargetResponse {
   status: number;
-  body: Json | undefined;
+  /** The body as the server sent it (`''` when there is none). */
+  text: string;
+  /** True when {@link text} is JSON: the response log writes it in as it is (other text goes in as a JSON string). */
+  json: boolean;
+  /** {@link text} parsed (see {@link parseBody}): JSON when it is, else the text; undefined when empty. Parsed on first read. */
+  readonly body: Json | undefined;
+}
+
+/**
+ * A response whose body is `text`, parsed on first read: a run reads the body only where a step
+ * expects or captures something of it. `json` says the text is JSON (a target that parsed it
+ * already passes the value as `parsed`).
+ */
+export function targetResponse(status: number, text: string, json: boolean, parsed?: Json): TargetResponse {
+  let body = parsed;
+  let read = parsed !== undefined || text === '';
+  return {
+    status, text, json,
+    get body() {
+      if (!read) {
+        body = parseBody(text);
+        read = true;
+      }
+      return body;
+    },
+  };
 }
 
 /**
@@ -64,6 +89,16 @@ export function parseBody(text: string): Json | undefined {
   }
 }
 
+/** A response read from a socket: JSON when its text parses (what crossed the wire is checked here, not trusted), else text. */
+function answerOf(status: number, text: string): TargetResponse {
+  if (text === '') return targetResponse(status, text, false);
+  try {
+    return targetResponse(status, text, true, JSON.parse(text) as Json);
+  } catch {
+    return targetResponse(status, text, false);
+  }
+}
+
 /** Options of {@link httpTarget}. */
 export interface HttpTargetOptions {
   /** Admin key of the target (it must run the sim API). */
@@ -91,7 +126,7 @@ export function httpTarget(baseUrl: string, options: HttpTargetOptions): Target 
       } catch (err) {
         throw unreachable(base, err);
       }
-      return { status: res.status, body: parseBody(await res.text()) };
+      return answerOf(res.status, await res.text());
     },
     close: async () => undefined,
   };

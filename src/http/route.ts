@@ -87,6 +87,8 @@ export interface HandlerRequest<Body = unknown, Query = unknown> {
 export interface HandlerResult {
   status?: number;
   body: unknown;
+  /** `JSON.stringify(body)` when the handler holds it already (a page the world's caches keep): sent as it is. */
+  json?: string;
   headers?: Record<string, string>;
 }
 

@@ -1,6 +1,5 @@
 // How the MCP server's requests reach an API: in process through the server's own request path, or over HTTP with fetch.
-import { findRoute, routeTable, serveRequest, type RouteTable } from '../http/dispatch.js';
-import { LOAD_PATH, readBodyText } from '../http/body-text.js';
+import { createDoor } from '../http/adapters/door.js';
 import { ROUTES } from '../http/resources/index.js';
 import type { HttpWorld, RouteDef } from '../http/route.js';
 import type { ApiRequest } from './tools.js';
@@ -15,39 +14,20 @@ export interface ApiAnswer {
 /** Sends one request with `key` as its bearer key; rejects only when the API cannot be reached. */
 export type Send = (req: ApiRequest, key: string) => Promise<ApiAnswer>;
 
-/** A request as the server's request path takes it, with its body as the JSON text a client sends. */
-interface DoorRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  query: Record<string, string>;
-  bodyText?: string;
-}
-
 /**
- * The one call into the server's request path: everything the in-process MCP server asks goes
- * through here, so that a change of the request path's entry point is a change of this function.
- * The body is read from its text with the rules `compsim serve` reads a socket's body by.
+ * Requests served by `world` in this process, through the door `compsim serve` mounts (no
+ * socket): the body goes in as the JSON text a client sends, the answer comes back as the text
+ * the server sends.
  */
-async function throughDoor(world: HttpWorld, table: RouteTable, req: DoorRequest): Promise<{ status: number; body: unknown }> {
-  const readBody = () => (req.bodyText === undefined ? undefined : readBodyText(req.bodyText, req.headers['content-type'], req.path === LOAD_PATH));
-  return serveRequest(world, findRoute(table, req.method, req.path), { method: req.method, path: req.path, headers: req.headers, query: req.query, ip: '127.0.0.1', readBody });
-}
-
-/** One JSON round trip of an in-process answer: the text a socket would carry, and what a client parses from it. */
-function answerOf(status: number, body: unknown): ApiAnswer {
-  const text = body === undefined || body === null ? '' : JSON.stringify(body);
-  return { status, text, json: text === '' ? undefined : JSON.parse(text) };
-}
-
-/** Requests served by `world` in this process, through the same request path as `compsim serve` (no socket). */
 export function inProcessSend(world: HttpWorld, routes: readonly RouteDef[] = ROUTES): Send {
-  const table = routeTable(routes);
+  const door = createDoor({ routes });
   return async (req, key) => {
     const headers: Record<string, string> = { authorization: `Bearer ${key}` };
     if (req.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await throughDoor(world, table, { method: req.method, path: req.path, headers, query: req.query, ...(req.body !== undefined ? { bodyText: JSON.stringify(req.body) } : {}) });
-    return answerOf(res.status, res.body);
+    const res = await door.serve(world, {
+      method: req.method, path: req.path, headers, query: req.query, ip: '127.0.0.1', ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
+    });
+    return { status: res.status, text: res.text, json: res.text === '' ? undefined : JSON.parse(res.text) };
   };
 }
 

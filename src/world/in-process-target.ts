@@ -1,30 +1,20 @@
-// The in-process scenario target: a fresh world per scenario, requests through the shared request path without sockets.
+// The in-process scenario target: a fresh world per scenario, each request through the door as the JSON text the HTTP target would send, without a socket.
 import type { WorldOptions } from './config.js';
-import { findRoute, routeTable, serveRequest, type RouteTable } from '../http/dispatch.js';
-import { LOAD_PATH, readBodyText } from '../http/body-text.js';
-import { ROUTES } from '../http/resources/index.js';
-import type { Target } from '../harness/targets.js';
-import type { Json } from '../harness/types.js';
+import { createDoor } from '../http/adapters/door.js';
+import { targetResponse, type Target } from '../harness/targets.js';
 import { createWorld, type World } from './world.js';
 
 /** Admin key of in-process worlds (redacted from response logs, so any fixed key gives the same hash). */
 export const IN_PROCESS_ADMIN_KEY = '5ce0a10000000000_00000000000a10ce';
 
-let table: RouteTable | undefined;
-
-/** What crosses the wire: one JSON round trip (drops `undefined`, turns non-finite numbers into null); no body for null. */
-function wire(value: unknown): Json | undefined {
-  const text = value === null ? undefined : JSON.stringify(value);
-  return text === undefined ? undefined : (JSON.parse(text) as Json);
-}
-
 /**
  * A target that builds a world from each scenario's seed, start time and world options and
- * serves it (sim API included) through {@link serveRequest}, the same code path Koa uses.
+ * serves it (sim API included) through the door `compsim serve` mounts: the request's body goes
+ * in as the text the HTTP target would send, the answer comes back as the text Koa would send.
  */
 export function inProcessTarget(): Target {
   let world: World | undefined;
-  table ??= routeTable(ROUTES);
+  const door = createDoor();
   return {
     label: 'in-process',
     async begin(sc) {
@@ -35,11 +25,13 @@ export function inProcessTarget(): Target {
     async send(req) {
       if (!world) throw new Error('in-process target: begin() was not called');
       const withBody = req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD';
-      // The body is the JSON text the HTTP target would send, read as compsim serve reads it.
-      const readBody = () => (withBody ? readBodyText(JSON.stringify(req.body), req.headers['content-type'] ?? 'application/json', req.path === LOAD_PATH) : undefined);
-      // dispatch copies headers and query itself (handlers never see the runner's objects).
-      const res = await serveRequest(world, findRoute(table!, req.method, req.path), { method: req.method, path: req.path, headers: req.headers, query: req.query, ip: '127.0.0.1', readBody });
-      return { status: res.status, body: wire(res.body) };
+      // As the HTTP target sends it: JSON text, typed as JSON unless the step says otherwise.
+      const headers = withBody && req.headers['content-type'] === undefined ? { ...req.headers, 'content-type': 'application/json' } : req.headers;
+      const res = await door.serve(world, {
+        method: req.method, path: req.path, query: req.query, headers, ip: '127.0.0.1', ...(withBody ? { body: JSON.stringify(req.body) } : {}),
+      });
+      // The door's API answers are JSON it serialised itself.
+      return targetResponse(res.status, res.text, res.text !== '' && res.body !== undefined);
     },
     close: async () => {
       world = undefined;

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXIT_UNREACHABLE, parseRunArgs, runCommand, runMain } from '../../src/cli/run.js';
-import { TargetUnreachable, type Target } from '../../src/harness/targets.js';
+import { TargetUnreachable, targetResponse, type Target } from '../../src/harness/targets.js';
 import { checkedInProcessTarget } from '../helpers/answers.js';
 import { parseXml } from '../helpers/xml.js';
 
@@ -84,7 +84,7 @@ describe('compsim run --target when the server does not answer', function () {
     const inner = checkedInProcessTarget();
     const refusing: Target = {
       label: 'refusing', begin: (sc) => inner.begin(sc), close: () => inner.close(),
-      send: async (req) => (req.path === '/api/health' ? { status: 503, body: { success: false, error: 'down for maintenance' } } : inner.send(req)),
+      send: async (req) => (req.path === '/api/health' ? targetResponse(503, '{"success":false,"error":"down for maintenance"}', true) : inner.send(req)),
     };
     const { text, streams } = io();
     const code = await runCommand(parseRunArgs([FILES[0]!]), streams, () => refusing);

@@ -4,7 +4,7 @@ import type { Competition, CompetitionType, LeaderboardEntry } from '../../src/d
 import fc from 'fast-check';
 import { ordinal, rate, rating } from 'openskill';
 import {
-  boardKey, boardRatings, INITIAL_SKILL, linearPlackettLuce, loadOpenSkill, OPENSKILL_FIELD_LIMIT, plackettLuce, ratingScore, updateRatingsTx, type Skill,
+  boardKey, boardRatings, INITIAL_SKILL, linearPlackettLuce, loadOpenSkill, OPENSKILL_FIELD_LIMIT, plackettLuce, ratingScore, updateRatingsTx, type RatingLibrary, type Skill,
 } from '../../src/domain/rankings/rating.js';
 import { createWorld, type World } from '../../src/world/world.js';
 import { independentPL, scoreOf } from '../helpers/rankings.js';
@@ -20,7 +20,10 @@ function expectSkills(actual: Skill[], expected: Skill[]): void {
 }
 
 describe('domain/rating', () => {
-  before(() => loadOpenSkill());
+  let lib: RatingLibrary;
+  before(async () => {
+    lib = await loadOpenSkill();
+  });
   describe('plackettLuce and ratingScore', () => {
     it('starts every agent at mu 25, sigma 25/3, score 1500', () => {
       expect(INITIAL_SKILL.mu).to.equal(25);
@@ -44,13 +47,13 @@ describe('domain/rating', () => {
     });
 
     it('reproduces the reference examples for 2 and 3 new agents', async () => {
-      const two = plackettLuce([INITIAL_SKILL, INITIAL_SKILL]);
+      const two = plackettLuce([INITIAL_SKILL, INITIAL_SKILL], lib);
       expect(two[0]!.mu).to.be.closeTo(27.635231, 1e-6);
       expect(two[0]!.sigma).to.be.closeTo(8.065506, 1e-6);
       expect(two[1]!.mu).to.be.closeTo(22.364769, 1e-6);
       expect(ratingScore(two[0]!)).to.be.closeTo(1582.5291, 1e-4);
       expect(ratingScore(two[1]!)).to.be.closeTo(1456.0380, 1e-4);
-      const three = plackettLuce([INITIAL_SKILL, INITIAL_SKILL, INITIAL_SKILL]).map(ratingScore);
+      const three = plackettLuce([INITIAL_SKILL, INITIAL_SKILL, INITIAL_SKILL], lib).map(ratingScore);
       expect(three[0]).to.be.closeTo(1578.1048, 1e-4);
       expect(three[1]).to.be.closeTo(1537.0495, 1e-4);
       expect(three[2]).to.be.closeTo(1433.7700, 1e-4);
@@ -62,7 +65,7 @@ describe('domain/rating', () => {
         [{ mu: 18, sigma: 6 }, { mu: 31, sigma: 2.5 }, { mu: 25, sigma: 25 / 3 }, { mu: 27, sigma: 5 }],
         [INITIAL_SKILL, { mu: 40, sigma: 1 }, { mu: 10, sigma: 9 }, INITIAL_SKILL, { mu: 25.5, sigma: 0.5 }, { mu: 22, sigma: 3 }],
       ];
-      for (const priors of cases) expectSkills(plackettLuce(priors), independentPL(priors));
+      for (const priors of cases) expectSkills(plackettLuce(priors, lib), independentPL(priors));
       expect(score({ mu: 30, sigma: 4 })).to.be.closeTo(ratingScore({ mu: 30, sigma: 4 }), 1e-9);
     });
 
@@ -79,15 +82,15 @@ describe('domain/rating', () => {
       }), { seed: 20261123, numRuns: 25 });
       // A field of fresh agents just over the limit goes the linear way, and agrees with the formula.
       const big = Array.from({ length: OPENSKILL_FIELD_LIMIT + 1 }, () => INITIAL_SKILL);
-      expectSkills(plackettLuce(big), independentPL(big));
-      expect(plackettLuce(big)).to.deep.equal(linearPlackettLuce(big));
+      expectSkills(plackettLuce(big, lib), independentPL(big));
+      expect(plackettLuce(big, lib)).to.deep.equal(linearPlackettLuce(big));
       const small = big.slice(1);
-      expect(plackettLuce(small)).to.deep.equal(viaOpenskill(small));
+      expect(plackettLuce(small, lib)).to.deep.equal(viaOpenskill(small));
     });
 
     it('leaves a lone agent unchanged and rates nobody for an empty field', async () => {
-      expectSkills(plackettLuce([{ mu: 28, sigma: 3 }]), [{ mu: 28, sigma: 3 }]);
-      expect(plackettLuce([])).to.deep.equal([]);
+      expectSkills(plackettLuce([{ mu: 28, sigma: 3 }], lib), [{ mu: 28, sigma: 3 }]);
+      expect(plackettLuce([], lib)).to.deep.equal([]);
     });
   });
 
@@ -106,7 +109,7 @@ describe('domain/rating', () => {
           };
           tx.insert('leaderboards', row);
         }
-        updateRatingsTx(w.deps, tx, comp);
+        updateRatingsTx(w.deps, tx, comp, lib);
       });
       return comp;
     }

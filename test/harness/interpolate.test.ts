@@ -71,9 +71,7 @@ describe('scenario interpolation', () => {
       now.set('cup', { id: 'c-2' });
       now.set('n', 8);
     }
-    const path = parsePath('agents[0].id');
-    expect(parsePath('agents[0].id')).to.equal(path);
-    expect(Object.isFrozen(path)).to.equal(true);
+    expect(parsePath('agents[0].id')).to.deep.equal(['agents', 0, 'id']);
   });
 });
 
@@ -93,7 +91,5 @@ describe('scenario step values', () => {
     expect(parseCallLine('GET /api/price?token=abc&chain=svm')).to.deep.equal({ method: 'GET', path: '/api/price', query: { token: 'abc', chain: 'svm' } });
     expect(parseCallLine('DELETE /api/x')).to.deep.equal({ method: 'DELETE', path: '/api/x', query: {} });
     expect(() => parseCallLine('get /x')).to.throw(StepInputError);
-    expect(() => parseCallLine('get /x')).to.throw(StepInputError);
-    expect(Object.isFrozen(parseCallLine('GET /api/price?token=abc').query)).to.equal(true);
   });
 });

@@ -38,8 +38,27 @@ const value = fc.letrec((tie) => ({
   obj: fc.dictionary(fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('__proto', 'k3y', 'b', 'a', '10', '2', 'é', 'q"\\', 'n\n', '\ud800')), tie('node'), { maxKeys: 6 }),
 })).node;
 
-/** An entry whose request and response bodies are `v` (the log types them as JSON; here they may hold what JSON drops). */
-const entryOf = (v: unknown, at = 'steps[0]') => ({ at, request: { method: 'GET', path: '/x', body: v }, response: { status: 200, body: v } }) as unknown as LogEntry;
+/** Reference: copy with every secret replaced in keys and string values (an answer's text is redacted wherever the key appears in it). */
+function referenceRedactAll(value: unknown, secrets: readonly string[]): unknown {
+  if (Array.isArray(value)) return value.map((v) => referenceRedactAll(v, secrets));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [referenceRedact(k, secrets), referenceRedactAll(v, secrets)]));
+  }
+  return referenceRedact(value, secrets);
+}
+
+/** The answer a server sends of `v`: its JSON text. */
+const answerOf = (v: unknown) => ({ status: 200, text: JSON.stringify(v) ?? '', json: true });
+
+/** An entry whose request body is `v` and whose answer is `v` as JSON text (the log types the request as JSON; here it may hold what JSON drops). */
+const entryOf = (v: unknown, at = 'steps[0]') => ({ at, request: { method: 'GET', path: '/x', body: v }, response: answerOf(v) }) as unknown as LogEntry;
+
+/** Reference: the line of {@link entryOf}`(v)` with `secrets` redacted. */
+function referenceLine(v: unknown, secrets: readonly string[]): string {
+  const text = JSON.stringify(referenceRedactAll(v, secrets));
+  const request = referenceCanonical(referenceRedact({ method: 'GET', path: '/x', body: v }, secrets));
+  return `{"at":"steps[0]","request":${request},"response":{${text === undefined ? '' : `"body":${text},`}"status":200}}\n`;
+}
 
 describe('response log', () => {
   it('writes, for any value, what the reference writes of a redacted copy', () => {
@@ -48,12 +67,12 @@ describe('response log', () => {
       const log = new ResponseLog();
       for (const s of SECRETS) log.redactKey(s);
       log.add(entryOf(v));
-      expect(log.text()).to.equal(`${referenceCanonical(referenceRedact(entryOf(v), SECRETS))}\n`);
-      // A secret JSON would escape is still found: strings are redacted before they are written.
+      expect(log.text()).to.equal(referenceLine(v, SECRETS));
+      // A secret JSON would escape is still found: in the request's strings before they are written, in the answer's text as JSON writes it.
       const quoted = new ResponseLog();
       quoted.redactKey('q"t\n');
       quoted.add(entryOf(v));
-      expect(quoted.text()).to.equal(`${referenceCanonical(referenceRedact(entryOf(v), ['q"t\n']))}\n`);
+      expect(quoted.text()).to.equal(referenceLine(v, ['q"t\n']));
     }), { seed: 20261125, numRuns: 600 });
   });
 
@@ -67,34 +86,41 @@ describe('response log', () => {
     expect(() => canonicalJson({ a: 1n })).to.throw(TypeError, 'BigInt');
   });
 
-  it('redacts every admin key given from string values (not keys), from the next line on', () => {
+  it('redacts every admin key given from the string values of requests (not keys) and from the text of answers, from the next line on', () => {
     const log = new ResponseLog();
-    log.add({ at: 'before', request: { method: 'GET', path: '/k3y' }, response: { status: 200 } });
+    log.add({ at: 'before', request: { method: 'GET', path: '/k3y' }, response: { status: 200, text: '', json: false } });
     log.redactKey('k3y');
     log.redactKey('');
     log.redactKey('s3cret');
-    log.add({ at: 'reset', request: { method: 'POST', path: '/p', headers: { authorization: 'Bearer k3y' }, body: { k3y: 'k3yk3y', l: ['s3cret', 'x s3cret k3y'] } }, response: { status: 200, body: { adminKey: 'k3y' } } });
+    log.add({
+      at: 'reset', request: { method: 'POST', path: '/p', headers: { authorization: 'Bearer k3y' }, body: { k3y: 'k3yk3y', l: ['s3cret', 'x s3cret k3y'] } },
+      response: { status: 200, text: '{"adminKey":"k3y","seen":"s3cret"}', json: true },
+    });
+    log.add({ at: 'page', request: { method: 'GET', path: '/' }, response: { status: 200, text: '<p>"k3y"</p>', json: false } });
     expect(log.text()).to.equal([
       '{"at":"before","request":{"method":"GET","path":"/k3y"},"response":{"status":200}}',
-      `{"at":"reset","request":{"body":{"k3y":"${ADMIN_KEY_PLACEHOLDER.repeat(2)}","l":["<admin-key>","x <admin-key> <admin-key>"]},"headers":{"authorization":"Bearer <admin-key>"},"method":"POST","path":"/p"},"response":{"body":{"adminKey":"<admin-key>"},"status":200}}`,
+      `{"at":"reset","request":{"body":{"k3y":"${ADMIN_KEY_PLACEHOLDER.repeat(2)}","l":["<admin-key>","x <admin-key> <admin-key>"]},"headers":{"authorization":"Bearer <admin-key>"},"method":"POST","path":"/p"},"response":{"body":{"adminKey":"<admin-key>","seen":"<admin-key>"},"status":200}}`,
+      // Text that is not JSON is written as a JSON string.
+      '{"at":"page","request":{"method":"GET","path":"/"},"response":{"body":"<p>\\"<admin-key>\\"</p>","status":200}}',
       '',
     ].join('\n'));
   });
 
-  // Text and hash as the log wrote them before it was rewritten: logs and hashes recorded since stay valid.
-  it('writes the line format the recorded hashes were made with', () => {
+  // The line format of recorded logs and hashes: a change here changes every recorded hash.
+  it('writes the request as canonical JSON and each answer as the text it was sent as, and hashes the line', () => {
     const log = new ResponseLog();
     log.redactKey('5ce0a10000000000_00000000000a10ce');
     log.add({
-      at: 'steps[7]', clock: { set: '2025-06-02T12:05:00.000Z', status: 200, body: { now: '2025-06-02T12:05:00.000Z' } },
+      at: 'steps[7]', clock: { set: '2025-06-02T12:05:00.000Z', status: 200, text: '{"success":true,"now":"2025-06-02T12:05:00.000Z"}', json: true },
       request: { method: 'POST', path: '/api/trade/execute', as: 'alice', query: { x: '1' }, headers: { authorization: 'Bearer 5ce0a10000000000_00000000000a10ce' }, body: { amount: '15', competitionId: 'c-1' } },
-      response: { status: 200, body: { success: true, transaction: { toAmount: 0.099, fromTokenSymbol: 'USDC', note: 'é€' } } },
+      response: { status: 200, text: '{"success":true,"transaction":{"toAmount":0.099,"fromTokenSymbol":"USDC","note":"é€"}}', json: true },
     });
-    const line = '{"at":"steps[7]","clock":{"body":{"now":"2025-06-02T12:05:00.000Z"},"set":"2025-06-02T12:05:00.000Z","status":200},'
+    const line = '{"at":"steps[7]","clock":{"body":{"success":true,"now":"2025-06-02T12:05:00.000Z"},"set":"2025-06-02T12:05:00.000Z","status":200},'
       + '"request":{"as":"alice","body":{"amount":"15","competitionId":"c-1"},"headers":{"authorization":"Bearer <admin-key>"},"method":"POST","path":"/api/trade/execute","query":{"x":"1"}},'
-      + '"response":{"body":{"success":true,"transaction":{"fromTokenSymbol":"USDC","note":"é€","toAmount":0.099}},"status":200}}\n';
+      + '"response":{"body":{"success":true,"transaction":{"toAmount":0.099,"fromTokenSymbol":"USDC","note":"é€"}},"status":200}}\n';
     expect(log.text()).to.equal(line);
-    expect(log.hash()).to.equal('425b0152d2d953adee79740b66133fa546c08080b5cbb675df42c3a8b2126078');
+    expect(log.hash()).to.equal(createHash('sha256').update(line).digest('hex'));
+    expect(log.hash()).to.equal('fe0be7aee0bbd6c23d9e19df47552b6ef15f98b379b972ca857caeaa8c4d311b');
   });
 
   it('hashes its text, at any point, the same whether or not it keeps the text; the same entries give the same hash', () => {
@@ -115,7 +141,7 @@ describe('response log', () => {
     const log = new ResponseLog();
     log.add(entryOf({ a: 1 }));
     const [text, hash] = [log.text(), log.hash()];
-    expect(() => log.add(entryOf({ big: 1n }))).to.throw(TypeError, 'BigInt');
+    expect(() => log.add({ at: 'x', request: { method: 'POST', path: '/x', body: { big: 1n } as never }, response: answerOf({}) })).to.throw(TypeError, 'BigInt');
     expect([log.text(), log.hash(), log.size]).to.deep.equal([text, hash, 1]);
   });
 });

@@ -8,10 +8,13 @@ import { actorWallet, runScenario } from '../../src/harness/runner.js';
 import { loadScenario, parseScenario } from '../../src/harness/schema.js';
 import type { Target, TargetRequest, TargetResponse } from '../../src/harness/targets.js';
 import type { Json } from '../../src/harness/types.js';
-import { httpTarget } from '../../src/harness/targets.js';
+import { httpTarget, targetResponse } from '../../src/harness/targets.js';
 import { ADMIN_KEY, startTestServer } from '../helpers/server.js';
 
 const BOOT_KEY = 'aaaaaaaaaaaaaaaa_bbbbbbbbbbbbbbbb';
+
+/** A JSON answer as a server would send it. */
+const answer = (status: number, body: Json): TargetResponse => targetResponse(status, JSON.stringify(body), true);
 const ROOT = join(import.meta.dirname, '..', '..');
 
 /** A scripted target: records requests, answers through `reply` (default: 200 {success:true}). */
@@ -22,12 +25,12 @@ class FakeTarget implements Target {
   begin = async () => ({ adminKey: BOOT_KEY });
   send = async (req: TargetRequest): Promise<TargetResponse> => {
     this.requests.push(req);
-    if (req.path === '/api/sim/reset') return { status: 200, body: { success: true, seed: 1, now: '2025-01-01T00:00:00.000Z', adminKey: BOOT_KEY } };
+    if (req.path === '/api/sim/reset') return answer(200, { success: true, seed: 1, now: '2025-01-01T00:00:00.000Z', adminKey: BOOT_KEY });
     if (req.path === '/api/admin/users') {
       const name = (req.body as { agentName: string }).agentName;
-      return { status: 201, body: { success: true, user: { id: `user-${name}` }, agent: { id: `agent-${name}`, apiKey: `key-${name}` } } };
+      return answer(201, { success: true, user: { id: `user-${name}` }, agent: { id: `agent-${name}`, apiKey: `key-${name}` } });
     }
-    return this.reply(req, this.requests.length) ?? { status: 200, body: { success: true } };
+    return this.reply(req, this.requests.length) ?? answer(200, { success: true });
   };
   close = async () => undefined;
 }
@@ -50,7 +53,7 @@ describe('scenario runner', () => {
   });
 
   it('with checkExpectations false lets every answer pass and goes on, but still needs the values it captures', async () => {
-    const target = new FakeTarget((req) => (req.path === '/api/x' ? { status: 400, body: { success: false, error: 'no' } } : undefined));
+    const target = new FakeTarget((req) => (req.path === '/api/x' ? answer(400, { success: false, error: 'no' }) : undefined));
     const steps = [
       { call: 'GET /api/x', expect: { status: 200, body: { success: true } } },
       { call: 'GET /api/y', expect: { body: { success: false } } },
@@ -81,8 +84,8 @@ describe('scenario runner', () => {
 
   it('sends calls as actors, interpolates saved values and registers actors from responses', async () => {
     const t = new FakeTarget((req): TargetResponse | undefined => {
-      if (req.path === '/api/admin/agents') return { status: 201, body: { agent: { id: 'agent-carol', apiKey: 'key-carol' } } };
-      if (req.path === '/api/comp') return { status: 200, body: { competition: { id: 'c-9', size: 3 } } };
+      if (req.path === '/api/admin/agents') return answer(201, { agent: { id: 'agent-carol', apiKey: 'key-carol' } });
+      if (req.path === '/api/comp') return answer(200, { competition: { id: 'c-9', size: 3 } });
       return undefined;
     });
     const r = await runScenario(scenario([
@@ -105,7 +108,7 @@ describe('scenario runner', () => {
 
   it('turns sim steps into /api/sim calls and keeps snapshot and fault ids by name; notes send nothing', async () => {
     let n = 0;
-    const t = new FakeTarget((req) => (req.method === 'POST' && (req.path === '/api/sim/snapshots' || req.path === '/api/sim/faults') ? { status: 200, body: { success: true, id: `id-${++n}` } } : undefined));
+    const t = new FakeTarget((req) => (req.method === 'POST' && (req.path === '/api/sim/snapshots' || req.path === '/api/sim/faults') ? answer(200, { success: true, id: `id-${++n}` }) : undefined));
     const r = await runScenario(scenario([
       { advance: '1h30m' }, { setTime: '2025-01-02T00:00:00+01:00' }, { note: 'nothing sent' },
       { setPrice: { token: 'T', price: 2 } }, { setPrice: [{ token: 'T', specificChain: 'svm', price: 3 }] }, { setPrice: 'clear' },
@@ -130,7 +133,7 @@ describe('scenario runner', () => {
   });
 
   it('stops at the first failing step with the request, the response, the mismatches and a diff', async () => {
-    const t = new FakeTarget((req) => (req.path === '/api/bad' ? { status: 400, body: { success: false, error: 'nope' } } : undefined));
+    const t = new FakeTarget((req) => (req.path === '/api/bad' ? answer(400, { success: false, error: 'nope' }) : undefined));
     const r = await runScenario(scenario([
       { call: 'GET /api/ok' },
       { call: 'POST /api/bad', as: 'admin', body: { a: 1 }, expect: { status: 200, body: { success: true } } },
@@ -141,12 +144,12 @@ describe('scenario runner', () => {
     expect(t.requests.map((q) => q.path)).to.not.include('/api/never');
     expect(r.failure).to.deep.include({ at: 'steps[1]', index: 1, verb: 'call', message: 'status: expected status 200, got 400; body.success: expected true, got false' });
     expect(r.failure!.request).to.deep.equal({ method: 'POST', path: '/api/bad', as: 'admin', body: { a: 1 } });
-    expect(r.failure!.response).to.deep.equal({ status: 400, body: { success: false, error: 'nope' } });
+    expect(r.failure!.response).to.deep.include({ status: 400, body: { success: false, error: 'nope' } });
     expect(r.failure!.diff).to.deep.equal(['  {', '-   "success": true', '+   "success": false', '  }']);
   });
 
   it('requires a 2xx without expect.status, and fails clearly on unknown actors, variables, snapshots and paths', async () => {
-    const t = new FakeTarget((req) => (req.path === '/api/missing' ? { status: 404, body: { success: false } } : undefined));
+    const t = new FakeTarget((req) => (req.path === '/api/missing' ? answer(404, { success: false }) : undefined));
     const fail = async (steps: unknown[]) => (await runScenario(scenario(steps), t)).failure!.message;
     expect(await fail([{ call: 'GET /api/missing' }])).to.equal('status: expected a 2xx status, got 404');
     expect(await fail([{ call: 'GET /api/ok', as: 'zoe' }])).to.equal("unknown actor 'zoe' (known: admin)");
@@ -157,7 +160,7 @@ describe('scenario runner', () => {
   });
 
   it('explains a target without the sim API', async () => {
-    const t: Target = { label: 'plain', begin: async () => ({ adminKey: BOOT_KEY }), send: async () => ({ status: 404, body: { error: 'Cannot POST /api/sim/reset' } }), close: async () => undefined };
+    const t: Target = { label: 'plain', begin: async () => ({ adminKey: BOOT_KEY }), send: async () => (answer(404, { error: 'Cannot POST /api/sim/reset' })), close: async () => undefined };
     const r = await runScenario(scenario([{ call: 'GET /api/health' }]), t);
     expect(r.failure).to.deep.include({ at: 'reset', verb: 'reset' });
     expect(r.failure!.message).to.equal('reset failed with status 404: does the target serve the sim API (compsim serve --sim-api) and accept this admin key?');
@@ -167,7 +170,7 @@ describe('scenario runner', () => {
     const run = async (key: string) => {
       const t: Target = {
         label: 'k', begin: async () => ({ adminKey: key }), close: async () => undefined,
-        send: async (req): Promise<TargetResponse> => ({ status: 200, body: req.path === '/api/sim/reset' ? { success: true, adminKey: key } : { echo: req.headers.authorization ?? null } }),
+        send: async (req): Promise<TargetResponse> => (answer(200, req.path === '/api/sim/reset' ? { success: true, adminKey: key } : { echo: req.headers.authorization ?? null })),
       };
       return runScenario(scenario([{ call: 'GET /api/a', headers: { authorization: `Bearer ${key}` } }, { call: 'GET /api/b', as: 'admin' }]), t);
     };
@@ -235,7 +238,7 @@ describe('scenario runner in-process', () => {
     ]), checkedInProcessTarget());
     expect(r.ok).to.equal(false);
     const response = r.failure!.response!;
-    expect(Object.keys(response)).to.deep.equal(['status', 'body']);
+    expect(Object.keys(response)).to.deep.equal(['status', 'text', 'json', 'body']);
     expect(response).to.deep.include({ status: 200 });
     expect(response.body).to.include({ status: 'ok', timestamp: '2025-01-01T00:00:00.000Z' });
     expect(JSON.parse(JSON.stringify(r.failure)).response).to.deep.equal(response);
@@ -282,7 +285,7 @@ describe('scenario runner: calls with `at`', () => {
     expect(back.failure).to.include({ at: 'steps[3]', index: 3, verb: 'call' });
     expect(back.failure!.message).to.equal('at: moving the clock to 2025-01-01T00:11:59.999Z, the sim API answered 400 '
       + '{"success":false,"error":"Invalid request: set (time only moves forward: 2025-01-01T00:11:59.999Z is before now, 2025...');
-    expect(back.failure!.response).to.deep.equal({
+    expect(back.failure!.response).to.deep.include({
       status: 400,
       body: { success: false, error: 'Invalid request: set (time only moves forward: 2025-01-01T00:11:59.999Z is before now, 2025-01-01T00:12:00.000Z)' },
     });

@@ -1,7 +1,8 @@
 // Test helper: every answer a test obtains (test servers, msw, the in-process target, direct dispatch) is checked against its documented response schema; a root hook fails the test during which one did not match.
 import type { SetupServer } from 'msw/node';
-import { findRoute, routeTable, type PlainResponse } from '../../src/http/dispatch.js';
+import type { DoorResponse } from '../../src/http/adapters/door.js';
 import { createResponseChecker, type ResponseViolation } from '../../src/http/response-check.js';
+import type { RouteDef } from '../../src/http/route.js';
 import { ROUTES } from '../../src/http/resources/index.js';
 import { splitWorldPath } from '../../src/http/worlds.js';
 import type { Target } from '../../src/harness/targets.js';
@@ -38,7 +39,16 @@ if (typeof afterEach === 'function') {
 }
 
 const checker = createResponseChecker();
-const table = routeTable(ROUTES);
+
+/** Each route's path as a pattern, literal routes first (as the route table registers them: the first match answers). */
+const MATCHERS: { def: RouteDef; re: RegExp }[] = [...ROUTES]
+  .sort((a, b) => a.path.split('{').length - b.path.split('{').length)
+  .map((def) => ({ def, re: new RegExp(`^${def.path.replace(/\./g, '\\.').replace(/\{\w+\}/g, '[^/]+')}/?$`) }));
+
+/** The id of the route `method path` matches, or null. */
+function routeOf(method: string, path: string): string | null {
+  return MATCHERS.find((m) => m.def.method === method && m.re.test(path))?.def.id ?? null;
+}
 
 /** An answer as a test saw it. `path` may carry a query string and a `/worlds/{id}` prefix; `routeId` when the caller knows it. */
 export interface SeenAnswer { method: string; path: string; status: number; body: unknown; routeId?: string | null }
@@ -56,13 +66,13 @@ export function checkAnswer(a: SeenAnswer): void {
   const error = a.status === 404 ? (a.body as { error?: unknown } | null)?.error : undefined;
   // Answered before routing: a route nobody serves (or the world's API version lacks), an unknown world.
   const unknownRoute = error !== undefined && (error === `Cannot ${method} ${inWorld}` || (world !== null && error === `World not found: ${world.id}`));
-  const routeId = a.routeId !== undefined ? a.routeId : unknownRoute ? null : findRoute(table, method, inWorld)?.def.id ?? null;
+  const routeId = a.routeId !== undefined ? a.routeId : unknownRoute ? null : routeOf(method, inWorld);
   const v = checker.check({ routeId, method, path: inWorld, status: a.status, body: a.body });
   if (v) responseViolations.push(v);
 }
 
-/** `checkAnswer` for a response of the request path (`serveRequest`/`dispatch`), which knows its route. */
-export function checkServed(method: string, path: string, res: PlainResponse): PlainResponse {
+/** `checkAnswer` for an answer of the door (`door.serve`), which knows its route. */
+export function checkServed<R extends Pick<DoorResponse, 'status' | 'body' | 'routeId'>>(method: string, path: string, res: R): R {
   checkAnswer({ method, path, status: res.status, body: res.body, routeId: res.routeId });
   return res;
 }

@@ -1,9 +1,10 @@
 // Health endpoints and the transport-level error envelope (malformed JSON, 413, unknown routes, CORS).
 import { expect } from 'chai';
-import { findRoute, routeTable } from '../../src/http/dispatch.js';
-import { ROUTES } from '../../src/http/resources/index.js';
+import { createDoor } from '../../src/http/adapters/door.js';
+import { createWorld } from '../../src/world/world.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { expectError } from '../helpers/actors.js';
+import { checkServed } from '../helpers/answers.js';
 
 describe('GET /api/health', () => {
   let s: TestServer;
@@ -56,15 +57,16 @@ describe('error envelope', () => {
       '[AuthMiddleware] Authentication required. No API key provided. Use Authorization: Bearer YOUR_API_KEY');
   });
 
-  it('finds routes without the server as the router does, remembering its answers but never sharing params', () => {
-    const table = routeTable(ROUTES);
-    const first = findRoute(table, 'GET', '/api/competitions/c%201/agents');
-    expect([first?.def.id, first?.params]).to.deep.equal(['competitions.agents', { competitionId: 'c 1' }]);
-    first!.params.competitionId = 'changed by a caller';
-    expect(findRoute(table, 'GET', '/api/competitions/c%201/agents')?.params).to.deep.equal({ competitionId: 'c 1' });
-    expect(findRoute(table, 'GET', '/api/competitions/leaderboard')?.def.id).to.equal('competitions.leaderboard');
-    expect(findRoute(table, 'GET', '/api/nowhere')).to.equal(null);
-    expect(findRoute(table, 'GET', '/api/nowhere')).to.equal(null);
+  it('routes a request without a socket as the server does: decoded params, literal segments first, unknown paths to no route', async () => {
+    const door = createDoor();
+    const world = await createWorld({});
+    const get = async (path: string) => checkServed('GET', path, await door.serve(world, { method: 'GET', path, headers: {} }));
+    // `%31` is `1`: the router decodes the parameter before validation reads it as a uuid.
+    const param = await get('/api/competitions/00000000-0000-4000-8000-00000000000%31/agents');
+    expect([param.routeId, param.status, JSON.parse(param.text)]).to.deep.equal(['competitions.agents', 404, { success: false, error: 'Competition not found' }]);
+    expect((await get('/api/competitions/leaderboard')).routeId).to.equal('competitions.leaderboard');
+    const nowhere = await get('/api/nowhere');
+    expect([nowhere.routeId, nowhere.status, nowhere.text]).to.deep.equal([null, 404, '{"success":false,"error":"Cannot GET /api/nowhere"}']);
   });
 
   it('answers HEAD of a GET route as the GET, without its body (200)', async () => {

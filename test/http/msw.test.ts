@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { handlers } from '../../src/http/adapters/msw.js';
 import { createWorld, type World } from '../../src/world/world.js';
@@ -9,6 +10,7 @@ import { WorldHost } from '../../src/world/world-host.js';
 import { ADMIN_KEY } from '../helpers/server.js';
 import { TOK } from '../helpers/trading.js';
 import { checkMswAnswers } from '../helpers/answers.js';
+import { ROUTES } from '../../src/http/resources/index.js';
 
 const BASE = 'https://api.example';
 
@@ -121,5 +123,57 @@ describe('msw handlers (compsim/msw)', () => {
     expect((await (await fetch(`${BASE}/api/sim/clock`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } })).json() as { now: string }).now).to.equal('2025-01-01T00:00:00.000Z');
     const missing = await fetch(`${BASE}/worlds/w9/api/health`);
     expect([missing.status, await missing.json()]).to.deep.equal([404, { success: false, error: 'World not found: w9' }]);
+  });
+});
+
+describe('msw handlers: one per route', () => {
+  let world: World;
+  const unhandled: string[] = [];
+  const server = setupServer();
+  before(() => server.listen({ onUnhandledRequest: (request) => void unhandled.push(`${request.method} ${request.url}`) }));
+  after(() => server.close());
+  beforeEach(async () => {
+    world = await createWorld({ admin: { apiKey: ADMIN_KEY } });
+    unhandled.length = 0;
+  });
+
+  it('lists one handler per route, literal paths before parameterised ones, then the JSON 404 for other /api paths', () => {
+    const headers = handlers(world, { baseUrl: BASE }).map((h) => h.info.header);
+    expect(headers).to.include.members([`POST ${BASE}/api/trade/execute`, `GET ${BASE}/api/competitions/:competitionId`, `GET ${BASE}/api/competitions/leaderboard`]);
+    expect(headers.indexOf(`GET ${BASE}/api/competitions/leaderboard`)).to.be.lessThan(headers.indexOf(`GET ${BASE}/api/competitions/:competitionId`));
+    // The last one takes every method (msw shows it as a pattern).
+    expect(headers.at(-1)).to.match(/ https:\/\/api\.example\/api\/\*$/);
+    expect(headers.slice(0, -1)).to.have.length(ROUTES.length);
+  });
+
+  it('lets a test override one route with server.use while every other route still reaches the world', async () => {
+    server.resetHandlers(...handlers(world, { baseUrl: BASE }));
+    server.use(http.get(`${BASE}/api/health`, () => HttpResponse.json({ status: 'down' }, { status: 503 })));
+    const health = await fetch(`${BASE}/api/health`);
+    expect([health.status, await health.json()]).to.deep.equal([503, { status: 'down' }]);
+    const clock = await fetch(`${BASE}/api/sim/clock`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+    expect(await clock.json()).to.deep.equal({ success: true, now: '2025-01-01T00:00:00.000Z' });
+    server.resetHandlers(...handlers(world, { baseUrl: BASE }));
+    expect((await fetch(`${BASE}/api/health`)).status).to.equal(200);
+    expect(unhandled).to.deep.equal([]);
+  });
+
+  it('answers a mistyped /api path with the JSON 404, or with unknownRoutes: false leaves it to onUnhandledRequest', async () => {
+    server.resetHandlers(...handlers(world, { baseUrl: BASE }));
+    const typo = await fetch(`${BASE}/api/trade/exeucte`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+    expect([typo.status, await typo.json()]).to.deep.equal([404, { success: false, error: 'Cannot POST /api/trade/exeucte' }]);
+    expect(unhandled).to.deep.equal([]);
+    // A real local server stands behind the bypassed request, so the test reaches no network.
+    const real = createHttpServer((_req, res) => res.end('{}')).listen(0, '127.0.0.1');
+    await new Promise((r) => real.once('listening', r));
+    try {
+      const local = `http://127.0.0.1:${(real.address() as AddressInfo).port}`;
+      server.resetHandlers(...handlers(world, { baseUrl: local, unknownRoutes: false }));
+      await fetch(`${local}/api/trade/exeucte`, { method: 'POST' });
+      expect(unhandled).to.deep.equal([`POST ${local}/api/trade/exeucte`]);
+      expect((await fetch(`${local}/api/health`)).status).to.equal(200);
+    } finally {
+      real.close();
+    }
   });
 });

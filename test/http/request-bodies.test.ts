@@ -49,6 +49,41 @@ describe('request bodies', () => {
     }
   });
 
+  // The msw handlers once read bodies with a copy of koa-bodyparser's rules that differed from it here;
+  // every door now runs koa-bodyparser itself, so each case answers what compsim serve answers.
+  it('reads a body by its content type exactly as compsim serve does: no type or an unknown one is not JSON, forms nest as qs reads them (msw)', async () => {
+    const s = await startTestServer({ admin: { apiKey: ADMIN_KEY } });
+    const world = await createWorld({ admin: { apiKey: ADMIN_KEY } });
+    msw.resetHandlers(...handlers(world, { baseUrl: 'https://api.example' }));
+    const wallet = `0x${'5'.repeat(40)}`;
+    const json = JSON.stringify({ walletAddress: wallet, agentName: 'Typed' });
+    const cases: [string | undefined, string][] = [
+      [undefined, json], ['application/vnd.compsim+json', json], ['application/json', json],
+      ['application/x-www-form-urlencoded', `walletAddress=${wallet}&agentName=Form&agentMetadata[a][b]=1`],
+    ];
+    try {
+      const snap = await s.world.snapshot();
+      const mswSnap = await world.snapshot();
+      const seen: [number, unknown][] = [];
+      for (const [type, text] of cases) {
+        await s.world.restore(snap);
+        await world.restore(mswSnap);
+        // Bytes, so that fetch adds no content type of its own.
+        const init = (): RequestInit => ({ method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}`, ...(type ? { 'content-type': type } : {}) }, body: new TextEncoder().encode(text) });
+        const served = await fetch(`${s.url}/api/admin/users`, init());
+        const mocked = await fetch('https://api.example/api/admin/users', init());
+        const answer = [served.status, await served.json()] as [number, unknown];
+        expect([mocked.status, await mocked.json()], String(type)).to.deep.equal(answer);
+        seen.push(answer);
+      }
+      expect(seen.map(([status]) => status)).to.deep.equal([400, 400, 201, 201]);
+      expect(seen[0]![1]).to.deep.equal({ success: false, error: 'Wallet address is required' });
+      expect(await world.deps.store.read((tx) => tx.all('agents').map((a) => a.metadata))).to.deep.equal([{ a: { b: '1' } }]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('gives the in-process target the answers compsim serve gives for the same JSON bodies', async () => {
     const s = await startTestServer({ admin: { apiKey: ADMIN_KEY }, seed: 7, startTime: '2025-01-01T00:00:00.000Z' });
     const target = checkedInProcessTarget();

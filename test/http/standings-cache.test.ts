@@ -4,6 +4,7 @@ import { leaderboardValues } from '../../src/domain/rankings/leaderboard.js';
 import { requireCompetition } from '../../src/domain/competitions/create.js';
 import { MINUTE, SOL, USDC_SVM, insertTrade, insertVote, setSolPrice, threeAgentCup, type Cup } from '../helpers/competition-reads.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
+import { ROUTES } from '../../src/http/resources/index.js';
 
 const START = '2025-03-01T00:00:00Z';
 
@@ -140,5 +141,30 @@ describe('memoised standings: the participants list and the leaderboard after ea
       tx.put('agents', { ...agent, name: 'Bravissimo' });
     });
     expect((await same()).agents.map((a) => a.name)).to.deep.equal(['Bravissimo', 'Charlie']);
+  });
+
+  /** The route's answer, straight from its handler (what the door sends: `json` when it is there). */
+  const page = async () => {
+    const route = ROUTES.find((r) => r.id === 'competitions.leaderboard')!;
+    const admin = await s.world.deps.store.read((tx) => tx.all('admins')[0]!);
+    return route.handler({ world: s.world, principal: { kind: 'admin', adminId: admin.id }, body: {}, query: { competitionId: cup.cid }, params: {}, headers: {} });
+  };
+
+  it('serialises the leaderboard page once while the standings and the competition row stay, and again after a snapshot round or a change to the competition', async () => {
+    const first = await page();
+    expect(first.json).to.equal(JSON.stringify(first.body));
+    const again = await page();
+    expect(again.body, 'the cached page').to.equal(first.body);
+    await s.world.advance(5 * MINUTE);
+    const later = await page();
+    expect(later.body, 'after a snapshot round').to.not.equal(first.body);
+    expect(later.json).to.equal(JSON.stringify(later.body));
+    const renamed = await s.call('PUT', `/api/admin/competition/${cup.cid}`, { key: ADMIN_KEY, body: { name: 'Renamed Cup' } });
+    expect(renamed.status, JSON.stringify(renamed.body)).to.equal(200);
+    const newName = await page();
+    expect(newName.body).to.not.equal(later.body);
+    expect(JSON.parse(newName.json!).competition.name).to.equal('Renamed Cup');
+    const served = await s.call('GET', '/api/competitions/leaderboard', { key: ADMIN_KEY, query: { competitionId: cup.cid } });
+    expect(served.body).to.deep.equal(JSON.parse(newName.json!));
   });
 });

@@ -1,6 +1,6 @@
 // Handler inputs typed from request schemas: what tsc refuses (the @ts-expect-error lines, checked by `npm test`'s tsc --noEmit) and the run-time values the types promise.
 import { expect } from 'chai';
-import { findRoute, routeTable, serveRequest } from '../../src/http/dispatch.js';
+import { createDoor } from '../../src/http/adapters/door.js';
 import { handlerChecked, type HandlerRequest } from '../../src/http/route.js';
 import { route, type Infer } from '../../src/http/typed-route.js';
 import { limit, obj, offset, str, uuid } from '../../src/http/resources/shared/request.js';
@@ -47,9 +47,9 @@ const bare = route({
 describe('typed route inputs (http/typed-route.ts)', () => {
   it('hands the handler what its types promise: defaults filled in, query text as numbers (200)', async () => {
     const world = await createWorld({});
-    const table = routeTable([echo, bare]);
-    const res = checkServed('POST', '/test/echo', await serveRequest(world, findRoute(table, 'POST', '/test/echo'), {
-      method: 'POST', path: '/test/echo', headers: {}, query: { limit: '5' }, readBody: () => ({ name: 'n', owner: 'not checked here' }),
+    const res = checkServed('POST', '/test/echo', await createDoor({ routes: [echo, bare] }).serve(world, {
+      method: 'POST', path: '/test/echo', headers: { 'content-type': 'application/json' }, query: { limit: '5' },
+      body: JSON.stringify({ name: 'n', owner: 'not checked here' }),
     }));
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({ name: 'n', limit: 5, offset: 0, owner: 'not checked here', nickname: undefined, sort: undefined });
@@ -57,8 +57,8 @@ describe('typed route inputs (http/typed-route.ts)', () => {
 
   it('refuses what the schema requires before the handler runs (400)', async () => {
     const world = await createWorld({});
-    const res = checkServed('POST', '/test/echo', await serveRequest(world, findRoute(routeTable([echo]), 'POST', '/test/echo'), {
-      method: 'POST', path: '/test/echo', headers: {}, query: {}, readBody: () => ({ owner: 'x' }),
+    const res = checkServed('POST', '/test/echo', await createDoor({ routes: [echo] }).serve(world, {
+      method: 'POST', path: '/test/echo', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ owner: 'x' }),
     }));
     expect(res.status).to.equal(400);
     expect(res.body).to.deep.equal({ success: false, error: 'Invalid request: name (required)' });

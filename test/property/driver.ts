@@ -1,26 +1,32 @@
-// Property-test driver: a world served in-process through serveRequest exactly as the scenario runner's in-process target does, plus state marks to prove a request changed nothing.
+// Property-test driver: a world served in-process through the door exactly as the scenario runner's in-process target does, plus state marks to prove a request changed nothing.
 import { IN_PROCESS_ADMIN_KEY } from '../../src/world/in-process-target.js';
 import { snapshotDump } from '../../src/adapters/memory/memory-store.js';
-import { findRoute, serveRequest, routeTable as mountRoutes, type PlainRequest, type PlainResponse, type RouteTable } from '../../src/http/dispatch.js';
-import { ROUTES } from '../../src/http/resources/index.js';
+import { createDoor, type Door, type DoorResponse } from '../../src/http/adapters/door.js';
+import type { PlainRequest } from '../../src/http/dispatch.js';
 import type { StoreDump, StoreSnapshot } from '../../src/ports/store.js';
-import { parseBody, type TargetRequest, type TargetResponse } from '../../src/harness/targets.js';
+import { targetResponse, type TargetRequest, type TargetResponse } from '../../src/harness/targets.js';
 import type { Json, ScenarioWorld } from '../../src/harness/types.js';
 import { createWorld, type World } from '../../src/world/world.js';
 import { checkServed } from '../helpers/answers.js';
 
-let table: RouteTable | undefined;
+let shared: { door: Door; bugs: Bug[] } | undefined;
 
-/** The compiled route table (compiled once per process: Ajv compilation is the slow part). */
-export function routeTable(): RouteTable {
-  table ??= mountRoutes(ROUTES);
-  return table;
+/** The door of every driver (its route table built once per process), reporting 500s to the driver whose request it is serving. */
+function door(): { door: Door; bugs: Bug[] } {
+  shared ??= (() => {
+    const bugs: Bug[] = [];
+    return { door: createDoor({ onBug: (err) => bugs.push({ req: { method: '?', path: '?', query: {}, headers: {} }, err }) }), bugs };
+  })();
+  return shared;
 }
 
-/** What crosses the wire: JSON text and back (as the in-process target does). */
-function wire(value: unknown): Json | undefined {
-  if (value === undefined || value === null) return undefined;
-  return parseBody(typeof value === 'string' ? value : JSON.stringify(value));
+/** A body's JSON text; a body too deep for JSON.stringify is sent as the text of such a body (as the HTTP fuzzer does). */
+function jsonText(body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch {
+    return `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+  }
 }
 
 /** Where a world starts: the fields of a scenario document that the runner's reset uses. */
@@ -30,7 +36,7 @@ export interface WorldStart { seed: number | string; startTime: string; world: S
 export interface Bug { req: TargetRequest; err: unknown }
 
 /**
- * A world behind {@link serveRequest}, reset the way the scenario runner resets a target, so a
+ * A world behind the door, reset the way the scenario runner resets a target, so a
  * recorded step list replays to the same answers with `compsim run`.
  */
 export class Driver {
@@ -59,22 +65,30 @@ export class Driver {
     if (res.status !== 200) throw new Error(`reset failed: ${res.status} ${JSON.stringify(res.body)}`);
   }
 
-  /** One request, as the in-process target sends it (JSON round trip both ways; no body on GET). */
+  /** One request, as the in-process target sends it (JSON text both ways; no body on GET). */
   async send(req: TargetRequest): Promise<TargetResponse> {
-    this.requests += 1;
     const withBody = req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD';
-    const res = checkServed(req.method, req.path, await serveRequest(this.world, findRoute(routeTable(), req.method, req.path), {
-      method: req.method, path: req.path, headers: { ...req.headers }, query: { ...req.query },
-      readBody: () => (withBody ? wire(req.body) : undefined), ip: '127.0.0.1',
-    }, (err) => this.bugs.push({ req, err })));
-    return { status: res.status, body: wire(res.body) };
+    const res = await this.serve({ ...req, headers: withBody ? { 'content-type': 'application/json', ...req.headers } : req.headers }, withBody ? JSON.stringify(req.body) : undefined);
+    return targetResponse(res.status, res.text, res.text !== '');
   }
 
-  /** One request exactly as given (no JSON round trip: hostile bodies may be too deep to stringify). */
-  async raw(req: PlainRequest): Promise<PlainResponse> {
+  /** One request as given, its body sent as JSON text (however hostile). */
+  async raw(req: PlainRequest): Promise<DoorResponse> {
+    const withBody = req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD';
+    // Query arrays become repeated parameters, as over HTTP.
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(req.query ?? {})) for (const x of [v].flat()) qs.append(k, String(x));
+    const query = qs.toString();
+    return this.serve({ method: req.method, path: req.path, query: {}, headers: withBody ? { 'content-type': 'application/json', ...req.headers } as Record<string, string> : req.headers as Record<string, string> }, withBody ? jsonText(req.body) : undefined, query);
+  }
+
+  /** Serves one request through the door; a 500's error goes to {@link bugs}. */
+  private async serve(req: TargetRequest, body: string | undefined, query: string | Record<string, string> = req.query): Promise<DoorResponse> {
     this.requests += 1;
-    return checkServed(req.method, req.path, await serveRequest(this.world, findRoute(routeTable(), req.method, req.path), { ...req, readBody: () => req.body },
-      (err) => this.bugs.push({ req: { method: req.method, path: req.path, query: {}, headers: {} }, err })));
+    const { door: d, bugs } = door();
+    const res = checkServed(req.method, req.path, await d.serve(this.world, { method: req.method, path: req.path, query, headers: req.headers, ip: '127.0.0.1', ...(body !== undefined ? { body } : {}) }));
+    for (const b of bugs.splice(0)) this.bugs.push({ req, err: b.err });
+    return res;
   }
 
   /** A mark of the whole mutable state (rows are immutable, so marks are cheap and compare by identity). */

@@ -31,7 +31,7 @@ export interface Pools {
 export interface Agent { id: string; key: string; userId: string; email: string }
 
 /** Sends one request somewhere (the in-process driver or a served world). */
-export type Send = (req: TargetRequest) => Promise<TargetResponse>;
+export type Send = (req: TargetRequest) => Promise<Pick<TargetResponse, 'status' | 'body'>>;
 
 const must = async (send: Send, req: TargetRequest, ok = [200, 201]): Promise<any> => {
   const res = await send(req);

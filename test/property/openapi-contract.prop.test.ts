@@ -4,8 +4,7 @@ import fc from 'fast-check';
 import type { Ajv, ValidateFunction } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readBodyText } from '../../src/http/body-text.js';
-import { findRoute, routeTable, serveRequest } from '../../src/http/dispatch.js';
+import { createDoor } from '../../src/http/adapters/door.js';
 import { createAjv } from '../../src/http/ajv.js';
 import { buildOpenApi } from '../../src/http/openapi.js';
 import { ROUTES } from '../../src/http/resources/index.js';
@@ -22,7 +21,7 @@ const DEMO = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'fixt
 const SOL = 'So11111111111111111111111111111111111111112';
 const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 const DOC = buildOpenApi(ROUTES, { version: 'test' });
-const TABLE = routeTable(ROUTES);
+const DOOR = createDoor({ routes: ROUTES });
 
 /**
  * Every operation of the document, but those that replace or end the world under test (reset,
@@ -231,9 +230,9 @@ describe('the OpenAPI document as the contract of requests (property)', function
         const errors = verdict(op, req, ajv, cache);
         const url = path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(req.path[name] ?? ''));
         const text = req.body === undefined ? '' : JSON.stringify(req.body);
-        const res = checkServed(method, url, await serveRequest(world, findRoute(TABLE, method, url), {
-          method, path: url, headers: { authorization: `Bearer ${key}` }, query: req.query,
-          readBody: () => (method === 'GET' ? undefined : readBodyText(text, 'application/json', false)),
+        const res = checkServed(method, url, await DOOR.serve(world, {
+          method, path: url, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, query: req.query,
+          ...(method === 'GET' ? {} : { body: text }),
         }));
         const message = String((res.body as { error?: unknown } | null)?.error ?? '');
         const shown = `${method} ${url} query=${JSON.stringify(req.query)} body=${text} -> ${res.status} ${message}`;

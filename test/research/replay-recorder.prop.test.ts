@@ -5,6 +5,7 @@ import { parseTrades } from '../../src/research/replay-input.js';
 import { ReplayRecorder } from '../../src/research/replay-outcome.js';
 import { replayPlan, replayScenario } from '../../src/research/replay-plan.js';
 import type { Json } from '../../src/harness/types.js';
+import { targetResponse } from '../../src/harness/targets.js';
 
 const T0 = Date.UTC(2025, 5, 2, 12);
 const scenario = replayScenario(replayPlan(parseTrades(`timestamp,agent,fromToken,toToken,amount\n${T0},a,x,y,1\n`, 't.csv'), {}, { seed: 1, slippage: 'none', intervalMs: 300_000, rules: 'lenient' }));
@@ -19,8 +20,8 @@ describe('ReplayRecorder', () => {
     fc.assert(fc.property(fc.integer({ min: 200, max: 599 }), fc.option(body, { nil: undefined }), (status, answer) => {
       const r = new ReplayRecorder(scenario);
       // The agent's balance read (step 1) is kept whole.
-      r.observe('steps[1]', { status, body: { balances: [] } });
-      r.observe(`steps[${step}]`, { status, body: answer });
+      r.observe('steps[1]', targetResponse(status, '{"balances":[]}', true));
+      r.observe(`steps[${step}]`, targetResponse(status, JSON.stringify(answer) ?? '', answer !== undefined));
       expect(r.balances(0)).to.deep.equal({ status, body: { balances: [] } });
       const kept = r.trade(0)!;
       expect(kept.status).to.equal(status);

@@ -1,17 +1,18 @@
 // CRC-32 (IEEE, as zlib and PNG) for journal and snapshot frames: node:zlib's when the runtime has it, else a table.
 import * as zlib from 'node:zlib';
 
-let table: Uint32Array | null = null;
+/** The CRC of each byte value (256 entries, built once as the module loads). */
+const table = ((): Uint32Array => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
 
 function tableCrc32(data: Uint8Array, prev = 0): number {
-  if (!table) {
-    table = new Uint32Array(256);
-    for (let n = 0; n < 256; n++) {
-      let c = n;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      table[n] = c >>> 0;
-    }
-  }
   let crc = (prev ^ 0xffffffff) >>> 0;
   for (let i = 0; i < data.length; i++) crc = table[(crc ^ data[i]!) & 0xff]! ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;

@@ -8,13 +8,6 @@ const ALGORITHM = 'sfc32';
 const HEX_CODES = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
 const DASH = '-'.charCodeAt(0);
 
-/**
- * Character codes of a uuid, reused (ids are built synchronously, one at a time) and turned into
- * one flat one-byte string by String.fromCharCode: ids are stored in millions of rows, and a string
- * built by concatenation is a rope of several objects (about twice the memory).
- */
-const uuidCodes: number[] = new Array<number>(36).fill(0);
-
 /** Writes the two hex digits of `byte` at `at`; returns the next position. */
 function putHex(codes: number[], at: number, byte: number): number {
   codes[at] = HEX_CODES[byte >> 4]!;
@@ -25,6 +18,12 @@ function putHex(codes: number[], at: number, byte: number): number {
 /** Every identifier and random draw of a world comes from here. */
 export class SeededIds implements Ids, AuxState {
   private readonly rng: Sfc32;
+  /**
+   * Character codes of a uuid, reused (ids are built synchronously, one at a time) and turned into
+   * one flat one-byte string by String.fromCharCode: ids are stored in millions of rows, and a string
+   * built by concatenation is a rope of several objects (about twice the memory).
+   */
+  private readonly uuidCodes: number[] = new Array<number>(36).fill(0);
 
   constructor(seed: number | string) {
     this.rng = new Sfc32(seed);
@@ -43,7 +42,7 @@ export class SeededIds implements Ids, AuxState {
 
   uuid(): string {
     // Sixteen draws as hex, version nibble 4, variant nibble 8-b, dashes after 4, 6, 8 and 10 bytes.
-    const codes = uuidCodes;
+    const codes = this.uuidCodes;
     let at = 0;
     for (let i = 0; i < 16; i++) {
       let b = this.rng.nextUint32() & 0xff;

@@ -46,26 +46,17 @@ function toMs(v: string | number | null | undefined): number | null {
   return ms;
 }
 
-/** Spellings a {@link SpellingMemo} keeps (any mix of cases of any address could be asked for). */
-const SPELLINGS_KEPT = 10_000;
-
 /** In-memory catalogue keyed by (chain, lower-cased address). */
 export class Catalogue implements TokenCatalogue {
   private readonly byChain = new Map<SpecificChain, CatalogueToken[]>();
-  private readonly byKey = new Map<string, CatalogueToken>();
   /** Every listed address on any chain ({@link addressFamily}). */
   private readonly families = new Set<string>();
   /**
-   * Lookups by the caller's own spelling. Balances keep the spelling a trade gave (checksummed EVM
-   * addresses), and valuing them asks for the same few spellings over and over.
+   * Tokens by chain, then address (lower-cased on EVM chains): a lookup finds the caller's own
+   * address string in its chain's map, building no composite key to hash on every call (valuing
+   * portfolios looks the same few tokens up over and over).
    */
-  private readonly found = new SpellingMemo<CatalogueToken>((address, chain) => {
-    const tok = this.byKey.get(key(address, chain));
-    if (tok !== undefined || chain !== 'svm') return tok ?? null;
-    // Burn addresses match case-insensitively on every chain (upstream compares them lower-cased).
-    const burn = this.byKey.get(key(address.toLowerCase(), chain));
-    return burn?.kind === 'burn' ? burn : null;
-  });
+  private readonly byAddress = new Map<string, Map<string, CatalogueToken>>();
 
   constructor(file: TokensFile) {
     for (const chain of SPECIFIC_CHAINS) {
@@ -91,10 +82,12 @@ export class Catalogue implements TokenCatalogue {
         });
       }
       this.byChain.set(chain, list);
+      const byAddress = new Map<string, CatalogueToken>();
       for (const tok of list) {
-        this.byKey.set(key(tok.address, chain), tok);
+        byAddress.set(chain === 'svm' ? tok.address : tok.address.toLowerCase(), tok);
         this.families.add(addressFamily(tok.address));
       }
+      this.byAddress.set(chain, byAddress);
     }
   }
 
@@ -103,7 +96,14 @@ export class Catalogue implements TokenCatalogue {
   }
 
   find(address: string, chain: SpecificChain): CatalogueToken | undefined {
-    return this.found.get(address, chain) ?? undefined;
+    const tokens = this.byAddress.get(chain);
+    if (tokens === undefined) return undefined;
+    if (chain !== 'svm') return tokens.get(address.toLowerCase());
+    const tok = tokens.get(address);
+    if (tok !== undefined) return tok;
+    // Burn addresses match case-insensitively on every chain (upstream compares them lower-cased).
+    const burn = tokens.get(address.toLowerCase());
+    return burn?.kind === 'burn' ? burn : undefined;
   }
 
   /** True when some chain lists `address` (EVM addresses in any case). */
@@ -128,38 +128,4 @@ export function key(address: string, chain: SpecificChain): string {
  */
 export function addressFamily(address: string): string {
   return address.startsWith('0x') || address.startsWith('0X') ? address.toLowerCase() : address;
-}
-
-/**
- * Lookups of (address, chain) remembered per chain and spelling of the address: resolving one
- * usually means building a key (a fresh string, lower-cased on EVM chains) and hashing it, which
- * costs more than finding the spelling again, and valuing portfolios asks for the same few
- * addresses over and over. `resolve` answers a lookup (null: nothing there); {@link clear} must
- * follow any change to what it reads. Past {@link SPELLINGS_KEPT} spellings (misses included),
- * new ones are resolved each time.
- */
-export class SpellingMemo<V> {
-  private readonly byChain = new Map<string, Map<string, V | null>>();
-  private kept = 0;
-
-  constructor(private readonly resolve: (address: string, chain: SpecificChain) => V | null) {}
-
-  get(address: string, chain: SpecificChain): V | null {
-    const found = this.byChain.get(chain)?.get(address);
-    if (found !== undefined) return found;
-    const value = this.resolve(address, chain);
-    // Chains are client text too (an unknown specificChain is passed through): a map is made only for a spelling kept.
-    if (this.kept < SPELLINGS_KEPT) {
-      let spellings = this.byChain.get(chain);
-      if (spellings === undefined) this.byChain.set(chain, (spellings = new Map()));
-      spellings.set(address, value);
-      this.kept += 1;
-    }
-    return value;
-  }
-
-  clear(): void {
-    this.byChain.clear();
-    this.kept = 0;
-  }
 }

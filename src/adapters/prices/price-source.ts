@@ -3,7 +3,7 @@ import type { ConstraintMetric, PriceFault, PriceFaultLookup } from '../../ports
 import type {
   PriceOverride, PriceOverrides, PriceQuote, PriceSource, SpecificChain, TokenMeta,
 } from '../../ports/prices.js';
-import { addressFamily, Catalogue, key, SpellingMemo, type CatalogueToken } from './catalogue.js';
+import { addressFamily, Catalogue, key, type CatalogueToken } from './catalogue.js';
 import type { FeedFn } from './feeds.js';
 import type { SyntheticTokens } from './synthetic.js';
 import { TapeTable } from './tape-table.js';
@@ -11,8 +11,6 @@ import { TapeTable } from './tape-table.js';
 /** Manual overrides keyed by chain and lower-cased address. */
 export class OverrideTable implements PriceOverrides {
   private map = new Map<string, PriceOverride>();
-  /** {@link map} by spelling (cleared on every change). */
-  private readonly found = new SpellingMemo((address, chain) => this.map.get(key(address, chain)) ?? null);
   /** Change counter (AuxState.version): the store reuses its last capture until it moves. */
   private changes = 0;
   /** The overridden addresses ({@link addressFamily}) as of {@link familiesAt} changes. */
@@ -36,18 +34,16 @@ export class OverrideTable implements PriceOverrides {
   set(o: PriceOverride): void {
     if (!Number.isFinite(o.price) || o.price < 0) throw new Error('override price must be a finite number >= 0');
     this.map.set(key(o.address, o.specificChain), { ...o });
-    this.found.clear();
     this.changes += 1;
   }
 
   get(address: string, chain: SpecificChain): PriceOverride | undefined {
     if (this.map.size === 0) return undefined;
-    return this.found.get(address, chain) ?? undefined;
+    return this.map.get(key(address, chain));
   }
 
   clear(address?: string, specificChain?: SpecificChain): void {
     this.changes += 1;
-    this.found.clear();
     if (address === undefined) {
       this.map.clear();
       return;
@@ -67,7 +63,6 @@ export class OverrideTable implements PriceOverrides {
 
   apply(v: unknown): void {
     this.changes += 1;
-    this.found.clear();
     this.map = new Map();
     for (const o of (v as PriceOverride[]) ?? []) this.map.set(key(o.address, o.specificChain), { ...o });
   }
@@ -76,17 +71,10 @@ export class OverrideTable implements PriceOverrides {
 /** No faults (shared). */
 const NO_FAULTS: readonly PriceFault[] = [];
 
-/** Metadata of each catalogue token without the fixture-only fields (built once; quotes share it, frozen). */
-const metaCache = new WeakMap<CatalogueToken, TokenMeta>();
-
+/** Metadata of a catalogue token at `at`, without the fixture-only fields (a pair age makes the creation time relative to `at`). */
 function metaAt(tok: CatalogueToken, at: number): TokenMeta {
-  let meta = metaCache.get(tok);
-  if (meta === undefined) {
-    const { defaultPrice: _p, pairAgeHours: _a, ...rest } = tok;
-    meta = Object.freeze(rest);
-    metaCache.set(tok, meta);
-  }
-  return tok.pairAgeHours === undefined ? meta : { ...meta, pairCreatedAt: at - tok.pairAgeHours * 3_600_000 };
+  const { defaultPrice: _p, pairAgeHours, ...meta } = tok;
+  return pairAgeHours === undefined ? meta : { ...meta, pairCreatedAt: at - pairAgeHours * 3_600_000 };
 }
 
 /** Token metadata broken by a `constraintFail` fault: too young, too small, or (`all`) missing. */

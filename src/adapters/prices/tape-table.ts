@@ -1,7 +1,7 @@
 // TapeTable: recorded price tapes loaded at run time on top of the feed (linear interpolation); a store aux state.
 import { SPECIFIC_CHAINS, type SpecificChain } from '../../ports/prices.js';
 import type { AuxState } from '../../ports/store.js';
-import { addressFamily, key, SpellingMemo } from './catalogue.js';
+import { addressFamily, key } from './catalogue.js';
 import { interpolate } from './feeds.js';
 
 /** A tape: `[epochMs, price]` points (any order; kept sorted). */
@@ -21,8 +21,6 @@ export function parseTapeKey(k: string): { chain: SpecificChain; address: string
 /** Loaded tapes keyed like the catalogue (chain plus address, lower-cased on EVM chains). */
 export class TapeTable implements AuxState {
   private tapes = new Map<string, { chain: SpecificChain; address: string; points: TapePoints }>();
-  /** {@link tapes} by spelling (cleared on every change). */
-  private readonly found = new SpellingMemo((address, chain) => this.tapes.get(key(address, chain)) ?? null);
   /** Change counter (AuxState.version): the store reuses its last capture until it moves. */
   private changes = 0;
   /** The taped addresses ({@link addressFamily}) as of {@link familiesAt} changes. */
@@ -56,7 +54,6 @@ export class TapeTable implements AuxState {
       return { chain, address, points: [...pts].map(([t, v]) => [t, v] as [number, number]).sort((a, b) => a[0] - b[0]) };
     });
     for (const t of parsed) this.tapes.set(key(t.address, t.chain), t);
-    this.found.clear();
     this.changes += 1;
     return parsed.map((t) => `${t.chain}:${t.address}`);
   }
@@ -64,7 +61,7 @@ export class TapeTable implements AuxState {
   /** Price of a taped token at `at`, or undefined when it has no tape. */
   price(address: string, chain: SpecificChain, at: number): number | undefined {
     if (this.tapes.size === 0) return undefined;
-    const t = this.found.get(address, chain);
+    const t = this.tapes.get(key(address, chain));
     return t ? (interpolate(t.points, at) ?? undefined) : undefined;
   }
 
@@ -76,7 +73,6 @@ export class TapeTable implements AuxState {
   /** Drops every loaded tape. */
   clear(): void {
     this.tapes.clear();
-    this.found.clear();
     this.changes += 1;
   }
 
@@ -89,7 +85,6 @@ export class TapeTable implements AuxState {
     const next = new TapeTable();
     next.load(v as Record<string, TapePoints>);
     this.tapes = next.tapes;
-    this.found.clear();
     this.changes += 1;
   }
 }

@@ -55,15 +55,13 @@ export function parseVerificationMessage(message: string): VerificationFields {
 }
 
 /**
- * ethers, imported on first use: it is about 200 ms of start-up, and only wallet verification and
- * inference submissions recover signers. A module import yields the same functions whenever it
- * happens, so the timing changes no result.
+ * ethers, imported on first use (Node keeps the module once loaded): it is about 200 ms of
+ * start-up, and only wallet verification and inference submissions recover signers, before their
+ * transactions. `compsim serve` loads it after start-up so that no request waits for it. A module
+ * import yields the same functions whenever it happens, so the timing changes no result.
  */
-let ethers: Promise<typeof Ethers> | undefined;
-
-/** Loads ethers (once); `compsim serve` calls it after start-up so that no request waits for it. */
 export function loadEthers(): Promise<typeof Ethers> {
-  return (ethers ??= import('ethers'));
+  return import('ethers');
 }
 
 /**

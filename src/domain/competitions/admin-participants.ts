@@ -9,6 +9,7 @@ import type { Agent, Competition, CompetitionAgent, PortfolioSnapshot } from '..
 import { takeSnapshotsTx } from '../trading/portfolio.js';
 import type { Tables } from '../tables.js';
 import { capList, SNAPSHOT_LIST_LIMIT } from '../data/limits.js';
+import { pairKey } from '../data/keys.js';
 
 const regId = (competitionId: string, agentId: string) => `${competitionId}:${agentId}`;
 
@@ -69,7 +70,7 @@ export async function addAgentToCompetition(deps: Deps, competitionId: string, a
         const list = versionRule(deps, 'sandboxAddBalances') === 'default' ? deps.config.defaultInitialBalances : comp.initialBalances;
         resetBalancesTx(deps, tx, { ...comp, initialBalances: list }, agentId);
       }
-      else for (const b of tx.find('balances', 'agentCompetition', deps.caches.pairKey(agentId, comp.id))) tx.delete('balances', b.id);
+      else for (const b of tx.find('balances', 'agentCompetition', pairKey(agentId, comp.id))) tx.delete('balances', b.id);
     }
     comp = registerAgentTx(deps, tx, comp, agentId);
     if (comp.sandboxMode) takeSnapshotsTx(deps, tx, comp, [agentId], deps.clock.now());

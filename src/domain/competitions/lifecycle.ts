@@ -9,7 +9,7 @@ import { registerAgentTx } from './admin-participants.js';
 import { freezeBadgesTx } from '../inference/badge.js';
 import { perpsSnapshotsTx } from '../perps/engine.js';
 import { activeAgentIds, agentSnapshots, takeSnapshotsTx } from '../trading/portfolio.js';
-import { loadOpenSkill, updateRatingsTx } from '../rankings/rating.js';
+import { loadOpenSkill, updateRatingsTx, type RatingLibrary } from '../rankings/rating.js';
 import { finalMetricRows, isMetricRanked } from '../rankings/risk-metrics.js';
 import type { Tables } from '../tables.js';
 import { versionRule } from '../versions.js';
@@ -85,8 +85,8 @@ function frozenLeaderboard(tx: WriteTx<Tables>, competitionId: string): EndLeade
 /** What ending a competition answers: the ended row and its final leaderboard. */
 export interface EndResult { competition: Competition; leaderboard: EndLeaderboardRow[] }
 
-/** Ends an active competition inside `tx` (the caller has awaited `loadOpenSkill`): final forced snapshot, ended, frozen leaderboard. Idempotent on ended. */
-export function endCompetitionTx(deps: Deps, tx: WriteTx<Tables>, competitionId: string): EndResult {
+/** Ends an active competition inside `tx` (`lib`: the rating library, loaded before the transaction): final forced snapshot, ended, frozen leaderboard, ratings. Idempotent on ended. */
+export function endCompetitionTx(deps: Deps, tx: WriteTx<Tables>, competitionId: string, lib: RatingLibrary): EndResult {
   let comp = requireCompetition(tx, competitionId);
   if (comp.status === 'ended') return { competition: comp, leaderboard: frozenLeaderboard(tx, comp.id) };
   if (comp.status !== 'active' && comp.status !== 'ending') throw new DomainError('END_NOT_ACTIVE', { status: comp.status });
@@ -109,15 +109,15 @@ export function endCompetitionTx(deps: Deps, tx: WriteTx<Tables>, competitionId:
   for (const [i, r] of rows.entries()) {
     tx.insert('leaderboards', { ...r, id: `${comp.id}:${r.agentId}`, rank: i + 1, totalAgents: active.length });
   }
-  updateRatingsTx(deps, tx, comp);
+  updateRatingsTx(deps, tx, comp, lib);
   comp = tx.put('competitions', { ...comp, status: 'ended', lastSnapshotAt: now });
   return { competition: comp, leaderboard: rows.map((r) => ({ agentId: r.agentId, value: r.score, pnl: r.pnl })) };
 }
 
 /** `POST /api/admin/competition/end`. */
 export async function endCompetition(deps: Deps, competitionId: string): Promise<EndResult> {
-  await loadOpenSkill();
-  return deps.store.transact((tx) => endCompetitionTx(deps, tx, competitionId));
+  const lib = await loadOpenSkill();
+  return deps.store.transact((tx) => endCompetitionTx(deps, tx, competitionId, lib));
 }
 
 /** Periodic snapshot of every active participant (scheduler job); records when the job ran. */

@@ -8,6 +8,7 @@ import { competitionRoster, leaderboardStandings, standingsKey, type Roster } fr
 import { agentRiskMetrics, type RiskMetrics } from '../rankings/risk-metrics.js';
 import type { Tables } from '../tables.js';
 import { memoDef } from '../data/caches.js';
+import { pairKey } from '../data/keys.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -191,7 +192,7 @@ export async function competitionParticipants(deps: Deps, input: ParticipantsInp
     // participants, one page of 50). They are filled into copies: the view's rows are shared.
     const metrics = (template: ParticipantRow): ParticipantRow => {
       const row = { ...template };
-      const snaps = tx.find('snapshots', 'agentCompetition', deps.caches.pairKey(row.agent.id, competition.id));
+      const snaps = tx.find('snapshots', 'agentCompetition', pairKey(row.agent.id, competition.id));
       [row.pnl, row.pnlPercent] = change(row.score, earliest(snaps)?.totalValue);
       [row.change24h, row.change24hPercent] = change(row.score, closest(snaps, at - DAY_MS)?.totalValue);
       if (competition.type === 'perpetual_futures') row.risk = agentRiskMetrics(tx, competition.id, row.agent.id);

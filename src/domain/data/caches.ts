@@ -2,7 +2,6 @@
 import type { ReadTx } from '../../ports/store.js';
 import type { Principal } from '../model.js';
 import type { Tables } from '../tables.js';
-import { pairKey } from './keys.js';
 
 /** What a memo derives from: declared once per use (module level, immutable); each world gets its own {@link TableMemo} of it. */
 export interface MemoDef<V> {
@@ -67,8 +66,7 @@ const INTERNED_KEPT = 1 << 18;
 export class Caches {
   private readonly memos = new Map<MemoDef<unknown>, TableMemo<unknown>>();
   private readonly tokens = new Map<string, string>();
-  private readonly pairs = new Map<string, Map<string, string>>();
-  private pairCount = 0;
+  private readonly derivedValues = new WeakMap<object, unknown>();
   /** Principals by API key (domain/access/auth.ts). */
   readonly principals: Readonly<Record<'agents' | 'admins', PrincipalsByKey>> = { agents: new Map(), admins: new Map() };
 
@@ -80,25 +78,16 @@ export class Caches {
   }
 
   /**
-   * {@link pairKey}`(a, b)` as the same string object for the same pair. A freshly concatenated
-   * key costs a flatten and a hash on every store lookup (a trade makes several); an interned one
-   * is hashed once. Same characters, so no result changes.
+   * A value derived from `owner`, an immutable object this world hands out while it is current
+   * (a memoised, frozen list): made once per owner, and dropped with it, so it is bounded by the
+   * memo that holds the owner. Callers must treat it as read-only, and key anything else it
+   * depends on inside it.
    */
-  pairKey(a: string, b: string): string {
-    let inner = this.pairs.get(a);
-    if (inner === undefined) this.pairs.set(a, (inner = new Map()));
-    let key = inner.get(b);
-    if (key === undefined) {
-      if (this.pairCount >= INTERNED_KEPT) {
-        this.pairs.clear();
-        this.pairCount = 0;
-        this.pairs.set(a, (inner = new Map()));
-      }
-      key = pairKey(a, b);
-      inner.set(b, key);
-      this.pairCount += 1;
-    }
-    return key;
+  derived<V>(owner: object, make: () => V): V {
+    if (this.derivedValues.has(owner)) return this.derivedValues.get(owner) as V;
+    const value = make();
+    this.derivedValues.set(owner, value);
+    return value;
   }
 
   /**

@@ -4,7 +4,7 @@ import { createCompetitionTx, requireCompetition, type CompetitionInput } from '
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
 import { endCompetitionTx, startCompetitionTx, type EndResult, type StartResult } from '../competitions/lifecycle.js';
-import { loadOpenSkill } from '../rankings/rating.js';
+import { loadOpenSkill, type RatingLibrary } from '../rankings/rating.js';
 import type { Competition, SlippageModel, TradingConstraints } from '../model.js';
 import type { Tables } from '../tables.js';
 import { legacyStatusOf, teamEraWorld } from './competition.js';
@@ -67,9 +67,9 @@ export async function startAnyGeneration(deps: Deps, input: AnyStartInput): Prom
  * (legacy-generation agent) registered in it with reason `Competition <name> (<id>) ended`
  * (reference legacy §2.5). Current agents keep their status.
  */
-export function endCompetitionWithTeamsTx(deps: Deps, tx: WriteTx<Tables>, competitionId: string): EndResult {
+export function endCompetitionWithTeamsTx(deps: Deps, tx: WriteTx<Tables>, competitionId: string, lib: RatingLibrary): EndResult {
   const before = requireCompetition(tx, competitionId);
-  const result = endCompetitionTx(deps, tx, competitionId);
+  const result = endCompetitionTx(deps, tx, competitionId, lib);
   if (before.status === 'ended') return result;
   const reason = `Competition ${before.name} (${before.id}) ended`;
   for (const reg of tx.find('competitionAgents', 'competition', before.id)) {
@@ -81,6 +81,6 @@ export function endCompetitionWithTeamsTx(deps: Deps, tx: WriteTx<Tables>, compe
 
 /** `POST /api/admin/competition/end` for both generations. */
 export async function endCompetitionWithTeams(deps: Deps, competitionId: string): Promise<EndResult> {
-  await loadOpenSkill();
-  return deps.store.transact((tx) => endCompetitionWithTeamsTx(deps, tx, competitionId));
+  const lib = await loadOpenSkill();
+  return deps.store.transact((tx) => endCompetitionWithTeamsTx(deps, tx, competitionId, lib));
 }

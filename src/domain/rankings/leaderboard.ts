@@ -107,7 +107,7 @@ function computeStandings(deps: Deps, tx: ReadTx<Tables>, comp: Competition): St
   const now = deps.clock.now();
   const live: LeaderboardValue[] = [];
   for (const agentId of active) {
-    const balances = tx.find('balances', 'agentCompetition', deps.caches.pairKey(agentId, comp.id));
+    const balances = tx.find('balances', 'agentCompetition', pairKey(agentId, comp.id));
     live.push({ agentId, value: portfolioValue(deps, balances, now) ?? 0 });
   }
   return { values: Object.freeze(byValueDesc(live)), live: true };

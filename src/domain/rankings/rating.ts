@@ -8,20 +8,18 @@ import type { Tables } from '../tables.js';
 /** A rating before or after an update. */
 export interface Skill { mu: number; sigma: number }
 
-/**
- * openskill, imported on first use: its ramda dependency is hundreds of ES modules, about 200 ms
- * of start-up, and only rating a finished field needs it. A module import yields the same
- * functions whenever it happens, so the timing changes no result.
- */
-let openskill: Promise<typeof OpenSkill> | undefined;
-let loaded: typeof OpenSkill | undefined;
+/** The rating library, as {@link loadOpenSkill} hands it to whatever rates a field. */
+export type RatingLibrary = Pick<typeof OpenSkill, 'rate'>;
 
 /**
- * Loads openskill (once). A transaction that may end a competition awaits it first, since its
- * body cannot wait; `compsim serve` calls it after start-up so that no request waits for it.
+ * openskill, imported on first use (Node keeps the module once loaded): its ramda dependency is
+ * hundreds of ES modules, about 200 ms of start-up, and only rating a finished field needs it. A
+ * transaction body cannot wait, so whatever ends a competition loads it first and passes it in;
+ * `compsim serve` loads it after start-up so that no request waits for it. A module import yields
+ * the same functions whenever it happens, so the timing changes no result.
  */
-export async function loadOpenSkill(): Promise<typeof OpenSkill> {
-  return (loaded ??= await (openskill ??= import('openskill')));
+export function loadOpenSkill(): Promise<RatingLibrary> {
+  return import('openskill');
 }
 
 /** The rating of an agent that has never been rated (openskill's `rating()` defaults: mu 25, sigma 25/3). */
@@ -49,11 +47,9 @@ export const OPENSKILL_FIELD_LIMIT = 256;
  * tau). `priors` are one-agent teams in finishing order, winner first; ranks are strict. The
  * library is pure arithmetic (no clock, no randomness), so the domain calls it directly.
  */
-export function plackettLuce(priors: readonly Skill[]): Skill[] {
+export function plackettLuce(priors: readonly Skill[], { rate }: RatingLibrary): Skill[] {
   if (priors.length === 0) return [];
   if (priors.length > OPENSKILL_FIELD_LIMIT) return linearPlackettLuce(priors);
-  if (loaded === undefined) throw new Error('openskill is not loaded: await loadOpenSkill() before the transaction');
-  const { rate } = loaded;
   return rate(priors.map((p) => [{ mu: p.mu, sigma: p.sigma }])).map((team) => ({ mu: team[0]!.mu, sigma: team[0]!.sigma }));
 }
 
@@ -115,10 +111,10 @@ export function globalRatings(tx: ReadTx<Tables>): AgentRating[] {
   return (tx.all('ratings')).filter((r) => r.arenaId === null).sort((a, b) => b.ordinal - a.ordinal);
 }
 
-function updateBoard(tx: WriteTx<Tables>, comp: Competition, agentIds: readonly string[], arenaId: string | null, now: number): void {
+function updateBoard(tx: WriteTx<Tables>, comp: Competition, agentIds: readonly string[], arenaId: string | null, now: number, lib: RatingLibrary): void {
   const current: (AgentRating | undefined)[] = [];
   for (const agentId of agentIds) current.push(tx.get('ratings', ratingId(agentId, comp.type, arenaId)));
-  const posterior = plackettLuce(current.map((r) => (r ? { mu: r.mu, sigma: r.sigma } : INITIAL_SKILL)));
+  const posterior = plackettLuce(current.map((r) => (r ? { mu: r.mu, sigma: r.sigma } : INITIAL_SKILL)), lib);
   for (const [i, agentId] of agentIds.entries()) {
     const before = current[i];
     const { mu, sigma } = posterior[i]!;
@@ -135,11 +131,11 @@ function updateBoard(tx: WriteTx<Tables>, comp: Competition, agentIds: readonly 
  * their rating for the competition's type (global ranking) and one of their rating in its arena.
  * Agents absent from the final leaderboard (withdrawn, disqualified, no snapshot) are not rated.
  */
-export function updateRatingsTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition): void {
+export function updateRatingsTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition, lib: RatingLibrary): void {
   const rows = (tx.find('leaderboards', 'competition', comp.id)).sort((a, b) => a.rank - b.rank);
   if (rows.length === 0) return;
   const agentIds = rows.map((r) => r.agentId);
   const now = deps.clock.now();
-  updateBoard(tx, comp, agentIds, null, now);
-  updateBoard(tx, comp, agentIds, comp.arenaId, now);
+  updateBoard(tx, comp, agentIds, null, now, lib);
+  updateBoard(tx, comp, agentIds, comp.arenaId, now, lib);
 }

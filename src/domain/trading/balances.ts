@@ -7,6 +7,7 @@ import type { Balance, Competition, InitialBalance } from '../model.js';
 import type { Tables } from '../tables.js';
 import { versionRule, type TokenTableEra } from '../versions.js';
 import { tableAddress } from './token-table.js';
+import { pairKey } from '../data/keys.js';
 
 /** Upstream's scan order when labelling a starting balance with a chain (bsc, unknown upstream, last). */
 export const LABEL_ORDER: readonly SpecificChain[] = [
@@ -61,7 +62,7 @@ export function labelChain(deps: Deps, address: string, fallback: SpecificChain)
 
 /** Deletes an agent's balances in a competition and recreates them from the starting list. */
 export function resetBalancesTx(deps: Deps, tx: WriteTx<Tables>, comp: Competition, agentId: string): Balance[] {
-  for (const b of tx.find('balances', 'agentCompetition', deps.caches.pairKey(agentId, comp.id))) tx.delete('balances', b.id);
+  for (const b of tx.find('balances', 'agentCompetition', pairKey(agentId, comp.id))) tx.delete('balances', b.id);
   // A team, or a competition of the team era, gets the team era's addresses (USDbC, USDC.e).
   const teamEra = comp.slippageModel === 'legacy' || tx.get('agents', agentId)?.generation === 'legacy';
   const { addresses } = resolveInitialBalances(deps, comp.initialBalances, teamEra ? 'legacy' : versionRule(deps, 'tokenTable'));

@@ -58,7 +58,7 @@ export function takeSnapshotsTx(
   if (!force && comp.endDate !== null && at > comp.endDate) return [];
   const out: PortfolioSnapshot[] = [];
   for (const agentId of agentIds) {
-    const balances = tx.find('balances', 'agentCompetition', deps.caches.pairKey(agentId, comp.id));
+    const balances = tx.find('balances', 'agentCompetition', pairKey(agentId, comp.id));
     if (balances.length === 0) continue;
     if (comp.slippageModel === 'legacy') {
       out.push(tx.insert('snapshots', { id: tx.nextSeq('snapshots'), competitionId: comp.id, agentId, timestamp: at, ...legacyValuation(deps, balances, at) }));

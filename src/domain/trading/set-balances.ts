@@ -5,6 +5,7 @@ import { DomainError } from '../errors.js';
 import type { Balance } from '../model.js';
 import { findPrice } from './prices.js';
 import { changedBalance, findBalanceRow } from './trade.js';
+import { pairKey } from '../data/keys.js';
 
 /** One balance to set: a token address, optionally its chain, and the amount the agent holds afterwards. */
 export interface BalanceSetting { token: string; specificChain?: SpecificChain; amount: number }
@@ -27,11 +28,11 @@ export function setBalances(deps: Deps, input: SetBalancesInput): Promise<Balanc
     if (!c) throw new DomainError('COMPETITION_ID_NOT_FOUND', { id: input.competitionId });
     if (c.type !== 'trading' && c.type !== 'spot_live_trading') throw new DomainError('SIM_BALANCE_COMPETITION_TYPE', { type: c.type });
     if (c.status === 'ended') throw new DomainError('SIM_BALANCE_COMPETITION_ENDED', { id: c.id });
-    if (!tx.get('competitionAgents', deps.caches.pairKey(c.id, input.agentId))) {
+    if (!tx.get('competitionAgents', pairKey(c.id, input.agentId))) {
       throw new DomainError('SIM_BALANCE_NOT_PARTICIPANT', { agentId: input.agentId, competitionId: c.id });
     }
     const now = deps.clock.now();
-    const key = deps.caches.pairKey(input.agentId, c.id);
+    const key = pairKey(input.agentId, c.id);
     input.balances.forEach((b, index) => {
       const p = findPrice(deps.prices, deps.config.evmChains, b.token, now, b.specificChain ? { specificChain: b.specificChain } : {});
       if (!p) throw new DomainError('SIM_BALANCE_TOKEN_UNKNOWN', { index, token: b.token, chain: b.specificChain ?? 'any chain' });

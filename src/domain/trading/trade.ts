@@ -12,6 +12,7 @@ import { detectChain, findPrice, type ResolvedPrice } from './prices.js';
 import { competitionSlippage } from './slippage.js';
 import type { Tables } from '../tables.js';
 import type { BlockchainType } from '../../ports/prices.js';
+import { pairKey } from '../data/keys.js';
 
 /** Smallest tradable amount (exactly this much is allowed). */
 export const MIN_TRADE_AMOUNT = 0.000001;
@@ -194,7 +195,7 @@ export async function executeTrade(deps: Deps, principal: Principal, input: Exec
     if ((comp.endDate !== null && now > comp.endDate) || comp.status === 'ended' || comp.status === 'ending') {
       throw new DomainError('TRADE_COMPETITION_ENDED', { name: comp.name }, { details: { rule: 'competitionEnded', endDate: comp.endDate, now } });
     }
-    const reg = tx.get('competitionAgents', deps.caches.pairKey(comp.id, agentId));
+    const reg = tx.get('competitionAgents', pairKey(comp.id, agentId));
     if (reg?.status !== 'active') {
       throw new DomainError('TRADE_NOT_REGISTERED', { agentId, competitionId: cid }, { details: { rule: 'registration', agentId, competitionId: comp.id, status: reg?.status ?? null } });
     }
@@ -205,7 +206,7 @@ export async function executeTrade(deps: Deps, principal: Principal, input: Exec
     const { fromPrice, toPrice } = priceBoth(deps, from, to, chains, now);
     if (toPrice.price > 0) checkConstraints(to, toPrice, comp.tradingConstraints, now, versionRule(deps, 'tokenTable'));
     const tradeAmountUsd = amount * fromPrice.price;
-    const rows = tx.find('balances', 'agentCompetition', deps.caches.pairKey(agentId, comp.id));
+    const rows = tx.find('balances', 'agentCompetition', pairKey(agentId, comp.id));
     const fromRow = findBalanceRow(rows, from);
     const available = fromRow?.amount ?? 0;
     if (available < amount) {

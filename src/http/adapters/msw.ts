@@ -1,10 +1,9 @@
-// msw request handlers backed by a world: a bot's own tests call fetch('https://any.host/api/...') with no socket.
+// msw request handlers backed by a world, one per route forwarding to the door: a bot's own tests call fetch('https://any.host/api/...') with no socket.
 import { http, HttpResponse, type HttpHandler } from 'msw';
-import { findRoute, routeTable, serveRequest, type RouteTable } from '../dispatch.js';
-import { LOAD_PATH, readBodyText } from '../body-text.js';
 import type { HttpWorld, RouteDef } from '../route.js';
 import { ROUTES } from '../resources/index.js';
-import { splitWorldPath, type WorldsControl } from '../worlds.js';
+import type { WorldsControl } from '../worlds.js';
+import { createDoor, type Door, type DoorRequest } from './door.js';
 
 /** Options of {@link handlers}. */
 export interface MswOptions {
@@ -19,55 +18,52 @@ export interface MswOptions {
   onBug?: (err: unknown) => void;
   /** Also answer `<baseUrl>/worlds/{id}/api/*` in that world (e.g. a `WorldHost`); an unknown id is the JSON 404. */
   worlds?: Pick<WorldsControl, 'world' | 'release'>;
+  /**
+   * Answer a path under `<baseUrl>/api` that no route serves as `compsim serve` does (its 401 for
+   * a keyed prefix, else the JSON 404; default true). False leaves such a request unhandled, so
+   * msw's `onUnhandledRequest` reports a mistyped path.
+   */
+  unknownRoutes?: boolean;
 }
 
-let defaultTable: RouteTable | undefined;
-
-function queryOf(url: URL): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of url.searchParams) {
-    const prev = out[k];
-    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-  }
-  return out;
+/** The door's request for a fetch `Request`: its path, query, headers and body bytes. */
+async function doorRequest(request: Request): Promise<DoorRequest> {
+  const url = new URL(request.url);
+  const headers: Record<string, string> = {};
+  request.headers.forEach((v, k) => (headers[k] = v));
+  const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : new Uint8Array(await request.arrayBuffer());
+  return { method: request.method, path: url.pathname, query: url.search.slice(1), headers, ...(body !== undefined ? { body } : {}) };
 }
 
-/** Reads a body the way the Koa server does (see {@link readBodyText}). */
-async function bodyOf(request: Request, path: string, loadAllowed: boolean): Promise<unknown> {
-  if (request.method === 'GET' || request.method === 'HEAD') return undefined;
-  return readBodyText(await request.text(), request.headers.get('content-type') ?? undefined, loadAllowed && path === LOAD_PATH);
+/** A resolver forwarding the request to the door in `world`; the answer is the door's, headers and text as `compsim serve` sends them. */
+function forward(door: Door, world: HttpWorld) {
+  return async ({ request }: { request: Request }) => {
+    const res = await door.serve(world, await doorRequest(request));
+    return new HttpResponse(res.text === '' ? null : res.text, { status: res.status, headers: res.headers });
+  };
 }
+
+/** msw's path of a route: `{param}` becomes `:param`. */
+const mswPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /**
- * msw handlers serving `world` through the same route table and dispatch as the Koa server, so
- * answers are identical to `compsim serve`. Use with msw's `setupServer(...handlers(world))`.
+ * msw handlers serving `world` through the door `compsim serve` uses, so answers are identical:
+ * one `http[method](path)` handler per route (literal paths before parameterised ones, as the
+ * route table orders them), then, unless `unknownRoutes: false`, one for every other path under
+ * `/api`. Override one route in a test with `server.use(http.post(...))`; use with msw's
+ * `setupServer(...handlers(world))`.
  */
 export function handlers(world: HttpWorld, options: MswOptions = {}): HttpHandler[] {
-  const table = options.routes ? routeTable(options.routes) : (defaultTable ??= routeTable(ROUTES));
-  const loadAllowed = (options.routes ?? ROUTES).some((r) => r.generation === 'sim');
+  const defs = options.routes ?? ROUTES;
+  const door = createDoor({ routes: defs, ...(options.onBug ? { onBug: options.onBug } : {}), ...(options.worlds ? { worlds: options.worlds } : {}) });
   const base = (options.baseUrl ?? '*').replace(/\/+$/, '');
-  const resolve = async ({ request }: { request: Request }) => {
-    const url = new URL(request.url);
-    const headers: Record<string, string> = {};
-    request.headers.forEach((v, k) => (headers[k] = v));
-    let path = url.pathname;
-    let target = world;
-    const split = options.worlds ? splitWorldPath(path) : null;
-    if (split) {
-      const found = options.worlds!.world(split.id);
-      if (!found) return HttpResponse.json({ success: false, error: `World not found: ${split.id}` }, { status: 404 });
-      target = found;
-      path = split.rest;
-    }
-    let res;
-    try {
-      res = await serveRequest(target, findRoute(table, request.method, path), {
-        method: request.method, path, headers, query: queryOf(url), readBody: () => bodyOf(request, path, loadAllowed),
-      }, options.onBug);
-    } finally {
-      if (split) options.worlds!.release(split.id);
-    }
-    return HttpResponse.json(res.body as Record<string, unknown>, { status: res.status, headers: res.headers });
-  };
-  return [http.all(`${base}/api/*`, resolve), ...(options.worlds ? [http.all(`${base}/worlds/*`, resolve)] : [])];
+  const resolve = forward(door, world);
+  const params = (def: RouteDef) => def.path.split('{').length - 1;
+  const routes = [...defs].sort((a, b) => params(a) - params(b))
+    .map((def) => http[def.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](`${base}${mswPath(def.path)}`, resolve));
+  return [
+    ...routes,
+    ...(options.unknownRoutes === false ? [] : [http.all(`${base}/api/*`, resolve)]),
+    ...(options.worlds ? [http.all(`${base}/worlds/*`, resolve)] : []),
+  ];
 }

@@ -1,21 +1,17 @@
-// createServer(world): a Koa app (the request log, CORS, the web pages, the route table on @koa/router, unknown routes); never listens by itself.
+// createServer(world): a Koa app (the request log, CORS, then the door: world selection, the web pages, koa-bodyparser, the route table on @koa/router); never listens by itself.
 import cors from '@koa/cors';
 import { IncomingMessage, ServerResponse, STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import Koa from 'koa';
-import bodyParser from 'koa-bodyparser';
 import { ANONYMOUS } from '../../domain/access/auth.js';
-import { DomainError } from '../../domain/errors.js';
 import type { Principal } from '../../domain/model.js';
-import { BODY_LIMIT, INVALID_JSON_MESSAGE, LOAD_BODY_LIMIT, LOAD_PATH, PROTO_KEY_MESSAGE, tooLargeError } from '../body-text.js';
-import { routeTable, serveRequest, type RouteMatch } from '../dispatch.js';
-import { HttpError } from '../envelope.js';
 import { createResponseChecker, type ResponseViolation } from '../response-check.js';
 import type { HttpWorld, RouteDef } from '../route.js';
-import { splitWorldPath, type WorldsControl } from '../worlds.js';
+import type { WorldsControl } from '../worlds.js';
 import { ROUTES } from '../resources/index.js';
 import type { Logger } from 'pino';
+import { createDoor, pathOf, sendJson, type DoorState } from './door.js';
 import { webPages } from './web.js';
 
 /** Options of {@link createServer}. */
@@ -51,36 +47,16 @@ function principalLabel(p: Principal): string {
   return 'anonymous';
 }
 
-/** The envelope error of a koa-bodyparser failure: malformed -> 400, over the limit -> 413. */
-function bodyError(err: unknown, load: boolean): unknown {
-  const e = err as { status?: number; type?: string };
-  if (e.status === 413 || e.type === 'entity.too.large') return tooLargeError(load);
-  // koa-bodyparser's JSON parser (@hapi/bourne) says which refusal it was only in its message.
-  if (err instanceof SyntaxError && /forbidden prototype property/.test(err.message)) return new HttpError(400, PROTO_KEY_MESSAGE);
-  if (e.status === 400 || e.type === 'entity.parse.failed') return new HttpError(400, INVALID_JSON_MESSAGE);
-  if (e.status === 415) return new HttpError(415, 'Unsupported request body encoding');
-  // A corrupt gzip, deflate or brotli body fails inside zlib, without a status: still the request's fault.
-  if (e.status === undefined) return new HttpError(400, 'Invalid request body encoding');
-  return err;
-}
-
-/** The request's path; the raw target when it has none (`CONNECT host:443`, `OPTIONS *`), which Koa reads as a null path. */
-function pathOf(ctx: Koa.Context): string {
-  return ctx.path ?? ctx.url;
-}
-
-/** What the request log and the test-mode check read of an API answer, and the world a request goes to. */
-interface AnswerState { principal?: Principal; routeId?: string | null; world?: HttpWorld; basePath?: string }
-
 /** What the unknown-route 404 of a `/api/sim/*` path adds on a server without the sim API. */
 export const SIM_API_OFF = 'the simulation control API is off: start compsim serve with --sim-api';
 
 /** An unknown route's 404 under `/api/sim` says how to turn the sim API on, after its `Cannot METHOD path`. */
 function addSimApiHint(ctx: Koa.Context): void {
   const path = pathOf(ctx);
-  const body = ctx.body as { error?: unknown } | undefined;
-  if (ctx.status !== 404 || !(path === '/api/sim' || path.startsWith('/api/sim/')) || typeof body?.error !== 'string' || !body.error.startsWith('Cannot ')) return;
-  ctx.body = { ...body, error: `${body.error} (${SIM_API_OFF})` };
+  const state = ctx.state as Partial<DoorState>;
+  const body = state.answer as { error?: unknown } | undefined;
+  if (ctx.status !== 404 || state.routeId || !(path === '/api/sim' || path.startsWith('/api/sim/')) || typeof body?.error !== 'string' || !body.error.startsWith('Cannot ')) return;
+  sendJson(ctx, 404, { ...body, error: `${body.error} (${SIM_API_OFF})` });
 }
 
 /** Builds the Koa app serving `world`. */
@@ -95,79 +71,42 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
   const onViolation = options.onResponseViolation;
   const checker = onViolation ? createResponseChecker(options.routes ?? ROUTES) : undefined;
 
-  const parseBody = bodyParser({ jsonLimit: BODY_LIMIT, formLimit: BODY_LIMIT, enableTypes: ['json', 'form'], strict: true });
-  // Only a world document may be big.
-  const parseLoad = bodyParser({ jsonLimit: LOAD_BODY_LIMIT, enableTypes: ['json'], strict: true });
-  const readBody = async (ctx: Koa.Context): Promise<unknown> => {
-    const load = simApi && ctx.path === LOAD_PATH;
-    try {
-      await (load ? parseLoad : parseBody)(ctx, async () => {});
-    } catch (err) {
-      throw bodyError(err, load);
-    }
-    return ctx.request.body;
-  };
-  /** Answers an API request through the shared request path (`match`: the route @koa/router matched, null for none). */
-  const answer = async (ctx: Koa.Context, match: RouteMatch | null): Promise<void> => {
-    const target = (ctx.state as AnswerState).world ?? world;
-    const res = await serveRequest(target, match, {
-      method: ctx.method, path: pathOf(ctx), headers: ctx.headers, query: ctx.query, ip: ctx.ip, readBody: () => readBody(ctx),
-    }, onBug);
-    Object.assign(ctx.state as AnswerState, { principal: res.principal, routeId: res.routeId });
-    // Latency faults wait here, in the Koa layer only: domain and http code never touch timers.
-    const latency = target.sim?.latencyMs(pathOf(ctx)) ?? 0;
-    if (latency > 0) await delay(latency);
-    ctx.status = res.status;
-    ctx.set(res.headers);
-    ctx.body = res.body;
-  };
-  const { router } = routeTable(defs, (def) => (ctx) => answer(ctx, { def, params: ctx.params }));
+  const web = options.web ?? true;
+  const door = createDoor({
+    routes: defs, onBug, delay, ...(options.worlds ? { worlds: options.worlds } : {}),
+    // A world's document follows that world's API version.
+    ...(web ? { pages: webPages({ simApi, version: world.deps.config.version, apiVersion: (ctx) => (ctx.state as DoorState).world.deps.config.apiVersion, ...(options.routes ? { routes: options.routes } : {}) }) } : {}),
+  });
 
   // The request log and, in test mode, routed answers against their route's schemas and unrouted errors against the envelope.
-  app.use(async (ctx, next) => {
-    const t0 = performance.now();
-    const path = pathOf(ctx); // as requested, before a world's base path is taken off
-    await next();
-    const state = ctx.state as AnswerState;
-    const routeId = state.routeId ?? null;
-    if (checker && (routeId || ctx.status >= 400)) {
-      const v = checker.check({ routeId, method: ctx.method, path: pathOf(ctx), status: ctx.status, body: ctx.body });
-      if (v) onViolation!(v);
-    }
-    if (log?.isLevelEnabled('info')) {
-      log.info({ method: ctx.method, path, status: ctx.status, ms: Math.round((performance.now() - t0) * 10) / 10, principal: principalLabel(state.principal ?? ANONYMOUS) },
-        `${ctx.method} ${path} ${ctx.status}`);
-    }
-  });
-  app.use(cors());
-  const worlds = options.worlds;
-  if (worlds) {
-    // `/worlds/{id}/...`: the rest of the path, in that world.
-    app.use((ctx, next) => {
-      const split = splitWorldPath(pathOf(ctx));
-      if (!split) return next();
-      const target = worlds.world(split.id);
-      if (!target) {
-        const err = new DomainError('SIM_WORLD_NOT_FOUND', { id: split.id });
-        ctx.status = err.status;
-        ctx.body = { success: false, error: err.message };
-        return undefined;
+  if (checker || log) {
+    app.use(async (ctx, next) => {
+      // Timed only when the line is written (a silent log costs nothing per request).
+      const logged = log?.isLevelEnabled('info') === true;
+      const t0 = logged ? performance.now() : 0;
+      const path = pathOf(ctx); // as requested, before a world's base path is taken off
+      await next();
+      const state = ctx.state as Partial<DoorState>;
+      const routeId = state.routeId ?? null;
+      if (checker && (routeId || ctx.status >= 400)) {
+        const v = checker.check({ routeId, method: ctx.method, path: pathOf(ctx), status: ctx.status, body: 'answer' in state ? state.answer : ctx.body });
+        if (v) onViolation!(v);
       }
-      Object.assign(ctx.state as AnswerState, { world: target, basePath: `/worlds/${split.id}` });
-      ctx.path = split.rest;
-      return next().finally(() => worlds.release(split.id));
+      if (logged) {
+        log!.info({ method: ctx.method, path, status: ctx.status, ms: Math.round((performance.now() - t0) * 10) / 10, principal: principalLabel(state.principal ?? ANONYMOUS) },
+          `${ctx.method} ${path} ${ctx.status}`);
+      }
     });
   }
-  if (options.web ?? true) {
-    // A world's document follows that world's API version.
-    const apiVersion = (ctx: Koa.Context) => ((ctx.state as AnswerState).world ?? world).deps.config.apiVersion;
-    app.use(webPages({ simApi, version: world.deps.config.version, apiVersion, ...(options.routes ? { routes: options.routes } : {}) }));
+  app.use(cors());
+  // Only this adapter knows that the sim routes were left out of the table.
+  if (!simApi) {
+    app.use(async (ctx, next) => {
+      await next();
+      addSimApiHint(ctx);
+    });
   }
-  app.use(router.routes());
-  app.use(async (ctx) => {
-    await answer(ctx, null);
-    if (!simApi) addSimApiHint(ctx);
-  });
+  for (const stage of door.middleware(world)) app.use(stage);
   return app;
 }
 

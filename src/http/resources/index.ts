@@ -1,4 +1,4 @@
-// The route table: every endpoint of compsim, concatenated from the per-resource arrays.
+// The route table: every endpoint of compsim, concatenated from the per-resource arrays, and upstream's mounts (key guards, eras).
 import type { RouteDef } from '../route.js';
 import { ADMIN_ACTOR_ROUTES } from './agents/admin.routes.js';
 import { ADMIN_ARENA_ROUTES } from './arenas/admin.routes.js';
@@ -58,3 +58,24 @@ export const ROUTES: readonly RouteDef[] = [
   ...SIM_CHEAT_ROUTES,
   ...SIM_WORLD_ROUTES,
 ];
+
+/**
+ * A prefix upstream mounts a router on, where it matters to the edge. `keyGuard`: an agent-key
+ * middleware guards the whole prefix, so a path under it that no route serves answers the key's
+ * 401 before the 404. `legacy`: the team era's router, whose authentication failures use the team
+ * era's messages (on its routes and on unserved paths under it alike).
+ */
+export interface Mount { readonly path: string; readonly keyGuard?: true; readonly legacy?: true }
+
+/** Upstream's mounts (segment-matched; the longest that holds a path applies). */
+export const MOUNTS: readonly Mount[] = Object.freeze([
+  { path: '/api/agent', keyGuard: true },
+  { path: '/api/trade', keyGuard: true },
+  { path: '/api/price', keyGuard: true },
+  { path: '/api/nfl', keyGuard: true },
+  { path: '/api/account', keyGuard: true, legacy: true },
+  { path: '/api/competition', keyGuard: true, legacy: true },
+  { path: '/api/public', legacy: true },
+  { path: '/api/admin/teams', legacy: true },
+  { path: '/api/admin/reports', legacy: true },
+] as const);

@@ -9,7 +9,7 @@ import { pagination } from '../../../domain/data/paging.js';
 import type { RouteDef } from '../../route.js';
 import { route } from '../../typed-route.js';
 import { competitionAgentParams, competitionParams, invalidFormat, invalidRequest, leaderboardQuery, listCompetitionsQuery, participantsQuery, timelineQuery, tradesQuery } from './request.js';
-import { apiCompetitionDetail, apiCompetitionStatus, apiLeaderboard, apiListedCompetition, apiParticipant, apiRules, apiTimeline } from './serialize.js';
+import { apiCompetitionDetail, apiCompetitionStatus, apiListedCompetition, leaderboardAnswer, apiParticipant, apiRules, apiTimeline } from './serialize.js';
 import { apiCompetition } from './serialize.js';
 import { apiCompetitionTrade, apiTrade } from '../trading/serialize.js';
 import { competitionsActiveRulesResponses, competitionsAgentTradesResponses, competitionsAgentsResponses, competitionsGetResponses, competitionsLeaderboardResponses, competitionsListResponses, competitionsRulesResponses, competitionsStatusResponses, competitionsTimelineResponses, competitionsTradesResponses, competitionsUpcomingResponses } from './response.js';
@@ -31,7 +31,7 @@ export const COMPETITION_ROUTES: RouteDef[] = [
     schemas: { responses: competitionsLeaderboardResponses, query: leaderboardQuery },
     handler: async ({ world, principal, query }) => {
       const v = await competitionLeaderboard(world.deps, { principal, ...(query.competitionId ? { competitionId: query.competitionId } : {}) });
-      return { body: { success: true, ...apiLeaderboard(v) } };
+      return leaderboardAnswer(world.deps.caches, v);
     },
   }),
   route({

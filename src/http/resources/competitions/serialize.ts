@@ -5,6 +5,7 @@ import type { CompetitionRules } from '../../../domain/competitions/rules.js';
 import type { AgentTimeline } from '../../../domain/competitions/timeline.js';
 import type { CompetitionDetail, CompetitionStatusView, ListedCompetition } from '../../../domain/competitions/views.js';
 import type { UserVotingState } from '../../../domain/competitions/votes.js';
+import type { Caches } from '../../../domain/data/caches.js';
 import type { Agent, Competition, PortfolioSnapshot } from '../../../domain/model.js';
 import type { LeaderboardView, RankedEntry } from '../../../domain/rankings/leaderboard.js';
 import type { RiskMetrics } from '../../../domain/rankings/risk-metrics.js';
@@ -88,20 +89,22 @@ const rankedEntry = (e: RankedEntry) => ({
   maxDrawdown: e.risk?.maxDrawdown ?? null, hasRiskMetrics: e.risk !== null,
 });
 
-/**
- * Wire rows of a ranked list. The domain hands out the same frozen list while the standings are
- * unchanged, so its wire rows (10k at 10k agents) are made once per list, not per request.
- */
-const rankedWire = new WeakMap<readonly RankedEntry[], readonly ReturnType<typeof rankedEntry>[]>();
+/** A serialised leaderboard page and the competition row it shows. */
+interface LeaderboardPage { competition: Competition; body: unknown; json: string }
 
-function apiRanked(list: readonly RankedEntry[]) {
-  let rows = rankedWire.get(list);
-  if (rows === undefined) {
-    rows = list.map(rankedEntry);
-    // A frozen list is the domain's shared one: its wire rows are kept with it.
-    if (Object.isFrozen(list)) rankedWire.set(list, rows);
+/**
+ * The answer of `GET /api/competitions/leaderboard`, serialised once per competition row and
+ * standings: the world's caches keep it with the memoised ranked list, so it lasts until the next
+ * snapshot round (or a registration or agent change) makes new standings. At 10k agents the page
+ * is 2.6 MB of JSON, and serialising it was most of the request.
+ */
+export function leaderboardAnswer(caches: Caches, v: LeaderboardView): { body: unknown; json: string } {
+  const kept = caches.derived(v.leaderboard, (): { page?: LeaderboardPage } => ({}));
+  if (kept.page?.competition !== v.competition) {
+    const body = { success: true, ...apiLeaderboard(v) };
+    kept.page = { competition: v.competition, body, json: JSON.stringify(body) };
   }
-  return rows;
+  return { body: kept.page.body, json: kept.page.json };
 }
 
 /** Body of `GET /api/competitions/leaderboard` (without `success`). */
@@ -112,7 +115,7 @@ export function apiLeaderboard(v: LeaderboardView) {
   }));
   return {
     competition: apiCompetition(v.competition),
-    leaderboard: apiRanked(v.leaderboard),
+    leaderboard: v.leaderboard.map(rankedEntry),
     inactiveAgents, hasInactiveAgents: inactiveAgents.length > 0,
   };
 }
