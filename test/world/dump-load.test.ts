@@ -70,7 +70,7 @@ const ROW_CASES: Record<string, Case[]> = {
   ],
   snapshots: [row('snapshots', 0, 'timestamp', null, 'must be a number'), missing('snapshots', 3, 'totalValue'), row('snapshots', 1, 'agentId', 7, 'must be a string')],
   leaderboards: [
-    missing('leaderboards', 0, 'score'), row('leaderboards', 1, 'rank', '1', 'must be a number'),
+    missing('leaderboards', 0, 'score'), row('leaderboards', 1, 'rank', '1', 'must be an integer'), row('leaderboards', 0, 'rank', 1.5, 'must be an integer'),
     {
       what: 'leaderboards[0].id not <competitionId>:<agentId>', change: set('leaderboards', 0, 'id', 'first'),
       message: (d) => `tables.leaderboards[0].id must be <competitionId>:<agentId> ("${String(d.tables.leaderboards![0]!.competitionId)}:${String(d.tables.leaderboards![0]!.agentId)}"), got "first"`,
@@ -192,7 +192,7 @@ describe('POST /api/sim/load checks the contents of the document', function () {
     const doc = structuredClone(good);
     Object.defineProperty(doc.tables, '__proto__', { value: [{ id: 1 }], enumerable: true, configurable: true, writable: true });
     const res = await load(doc);
-    expect([res.status, res.body]).to.deep.equal([400, { success: false, error: 'Invalid JSON in request body' }]);
+    expect([res.status, res.body]).to.deep.equal([400, { success: false, error: 'Invalid request body: a "__proto__" key is not allowed (at any depth)' }]);
     let refused: unknown;
     try {
       await rich.t.world.load(doc as never);
