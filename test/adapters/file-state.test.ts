@@ -162,6 +162,30 @@ describe('FileStore state directory', () => {
     }
   });
 
+  it('refuses a record with a valid checksum but the wrong shape, naming the file, the offset and the field', async () => {
+    const cases: [unknown, string][] = [
+      [{ seq: 3, w: 0, k: 'tx', ops: 'x' }, 'ops is not an array'],
+      [{ seq: 3, w: 0, k: 'tx', ops: [['p', 'items', { group: 'g' }]] }, 'ops[0] is not ["p", table, row] or ["d", table, id]'],
+      [{ seq: 3, w: 0, k: 'state', tables: { items: 5 }, seqs: {}, aux: {} }, 'tables.items is not an array'],
+      [{ seq: 3, w: 0, k: 'named', tables: {}, seqs: {}, aux: {} }, 'a named snapshot record has no id'],
+      [{ seq: 3, w: 0, k: 'tx', ops: [], auxChanges: { counter: 7 } }, 'auxChanges.counter is not a list of [key, ...values] entries'],
+      [{ seq: 3, w: 0, k: 'wipe' }, 'unknown record kind "wipe"'],
+      [null, 'the record is not an object'],
+      [{ w: 0, k: 'tx', ops: [] }, 'the record has no seq'],
+    ];
+    for (const [record, reason] of cases) {
+      const dir = fresh();
+      await fill(dir, 2);
+      const file = lastJournal(dir);
+      const offset = statSync(file).size;
+      appendFileSync(file, encodeFrame(JSON.stringify(record)));
+      appendFileSync(file, encodeFrame(JSON.stringify({ seq: 4, w: 0, k: 'tx', ops: [] })));
+      const err = await reopenError(dir);
+      expect(err.name).to.equal('StateCorruptError');
+      expect(err.message).to.include(`corrupt state file ${file} at byte offset ${offset}: ${reason}.`);
+    }
+  });
+
   it('refuses a directory written by a newer format version', async () => {
     const dir = fresh();
     await fill(dir, 2);
