@@ -2,6 +2,7 @@
 import type { SpecificChain } from '../../ports/prices.js';
 import { hashString, mix32, seedToUint32 } from '../ids/rng.js';
 import { key, type CatalogueToken } from './catalogue.js';
+import { MAX_WALK_STEPS, WalkState } from './random-walk.js';
 
 /** Constant prices: the catalogue defaults, optionally replaced per `chain:address`. */
 export interface ConstantFeed {
@@ -55,21 +56,47 @@ export function interpolate(points: readonly [number, number][], at: number): nu
   return p0 + ((p1 - p0) * (at - t0)) / (t1 - t0);
 }
 
-const MAX_STEPS = 5_000_000;
+/** Walks one random-walk feed keeps (the oldest is dropped first; a dropped walk is rebuilt with the same prices). */
+export const WALKS_KEPT = 256;
 
-/** Standard normal draw for step `k` of one token's walk (stateless hash, Box-Muller). */
-function stepNormal(base: number, k: number): number {
-  const a = mix32(base, k >>> 0);
-  const b = mix32(a, Math.floor(k / 2 ** 32) ^ 0x5bd1e995);
-  const u1 = (a + 1) / (2 ** 32 + 1);
-  const u2 = b / 2 ** 32;
-  return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
-}
+/** The walk of each token a random-walk feed priced, found once per token object (its key and hash would otherwise be built on every price). */
+interface WalkOf { chain: SpecificChain; id: string; base: number }
 
 /**
- * Builds the price function of a feed. The random walk memoises cumulative log-returns per token
- * (a cache only: the result never depends on call order).
+ * The price function of a random walk. Walks are a cache with a bound ({@link WALKS_KEPT} tokens,
+ * each holding at most a few thousand numbers; see {@link WalkState}): a price never depends on
+ * what was priced before it.
  */
+function randomWalkFeed(def: RandomWalkFeed, seed: number | string, defaultOrigin: number): FeedFn {
+  const stepMs = def.stepMs ?? 60_000;
+  const vol = def.volatility ?? 0.002;
+  const origin = def.origin ?? defaultOrigin;
+  const seed32 = seedToUint32(seed);
+  const walks = new Map<string, WalkState>();
+  const byToken = new WeakMap<CatalogueToken, WalkOf>();
+  return (tok, chain, at) => {
+    const p0 = constantPrice({}, tok, chain);
+    if (p0 === null || tok.kind === 'stable' || tok.kind === 'burn' || p0 === 0) return p0;
+    let of = byToken.get(tok);
+    if (of === undefined || of.chain !== chain) {
+      const id = key(tok.address, chain);
+      byToken.set(tok, (of = { chain, id, base: mix32(seed32, hashString(id)) }));
+    }
+    let walk = walks.get(of.id);
+    if (walk === undefined) {
+      walks.set(of.id, (walk = new WalkState(of.base, vol)));
+      if (walks.size > WALKS_KEPT) walks.delete(walks.keys().next().value!);
+    }
+    // Clamped to MAX_WALK_STEPS either side of the origin: the price stays put beyond.
+    const x = Math.max(-MAX_WALK_STEPS, Math.min(MAX_WALK_STEPS, (at - origin) / stepMs));
+    const k = Math.floor(x);
+    const l0 = walk.at(k);
+    const l1 = walk.at(k + 1);
+    return p0 * Math.exp(l0 + (l1 - l0) * (x - k));
+  };
+}
+
+/** Builds the price function of a feed (pure in its definition, the seed, the token, the chain and the time). */
 export function buildFeed(def: FeedDef, seed: number | string, defaultOrigin: number): FeedFn {
   switch (def.kind) {
     case 'constant':
@@ -80,50 +107,15 @@ export function buildFeed(def: FeedDef, seed: number | string, defaultOrigin: nu
         return [key(addr ?? '', chain as SpecificChain), [...pts].sort((x, y) => x[0] - y[0])] as const;
       }));
       // Each catalogue token's tape, found once (a week's replay prices tokens a million times).
-      const byToken = new Map<CatalogueToken, { chain: SpecificChain; tape: [number, number][] | undefined }>();
+      const byToken = new WeakMap<CatalogueToken, { chain: SpecificChain; tape: [number, number][] | undefined }>();
       return (tok, chain, at) => {
         let found = byToken.get(tok);
         if (found === undefined || found.chain !== chain) byToken.set(tok, (found = { chain, tape: tapes.get(key(tok.address, chain)) }));
         return found.tape ? interpolate(found.tape, at) : constantPrice({}, tok, chain);
       };
     }
-    case 'randomWalk': {
-      const stepMs = def.stepMs ?? 60_000;
-      const vol = def.volatility ?? 0.002;
-      const origin = def.origin ?? defaultOrigin;
-      const seed32 = seedToUint32(seed);
-      /** Cumulative log-returns of one token's walk, forwards and backwards from the origin. */
-      interface Walk { base: number; fwd: number[]; back: number[] }
-      const walks = new Map<string, Walk>();
-      // Each catalogue token's walk, found once: its key and hash would otherwise be built on every price.
-      const byToken = new Map<CatalogueToken, { chain: SpecificChain; walk: Walk }>();
-      const cumulative = (w: Walk, k: number): number => {
-        const arr = k >= 0 ? w.fwd : w.back;
-        const n = Math.abs(k);
-        for (let i = arr.length; i <= n; i++) {
-          const step = k >= 0 ? i - 1 : -i;
-          arr.push(arr[i - 1]! + (k >= 0 ? 1 : -1) * vol * stepNormal(w.base, step));
-        }
-        return arr[n]!;
-      };
-      return (tok, chain, at) => {
-        const p0 = constantPrice({}, tok, chain);
-        if (p0 === null || tok.kind === 'stable' || tok.kind === 'burn' || p0 === 0) return p0;
-        let found = byToken.get(tok);
-        if (found === undefined || found.chain !== chain) {
-          const id = key(tok.address, chain);
-          let walk = walks.get(id);
-          if (walk === undefined) walks.set(id, (walk = { base: mix32(seed32, hashString(id)), fwd: [0], back: [0] }));
-          byToken.set(tok, (found = { chain, walk }));
-        }
-        // Clamp to ~5M steps either side so a far-off timestamp cannot grow the memo without bound.
-        const x = Math.max(-MAX_STEPS, Math.min(MAX_STEPS, (at - origin) / stepMs));
-        const k = Math.floor(x);
-        const l0 = cumulative(found.walk, k);
-        const l1 = cumulative(found.walk, k + 1);
-        return p0 * Math.exp(l0 + (l1 - l0) * (x - k));
-      };
-    }
+    case 'randomWalk':
+      return randomWalkFeed(def, seed, defaultOrigin);
     default:
       throw new Error(`unknown price feed kind ${(def as { kind: string }).kind}`);
   }
