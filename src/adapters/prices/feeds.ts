@@ -1,5 +1,6 @@
 // Price feeds: constant table, recorded tape with linear interpolation, seeded random walk; all pure in (feed, seed, token, chain, t).
-import type { SpecificChain } from '../../ports/prices.js';
+import { CLOCK_RANGE_TEXT, inClockRange } from '../../ports/clock.js';
+import { MAX_PRICE, SPECIFIC_CHAINS, type SpecificChain } from '../../ports/prices.js';
 import { hashString, mix32, seedToUint32 } from '../ids/rng.js';
 import { key, type CatalogueToken } from './catalogue.js';
 import { MAX_WALK_STEPS, WalkState } from './random-walk.js';
@@ -29,6 +30,76 @@ export interface RandomWalkFeed {
 
 /** A price feed definition (JSON-serialisable). */
 export type FeedDef = ConstantFeed | TapeFeed | RandomWalkFeed;
+
+/** Largest standard deviation of a random walk's log return per step (10 %): far larger ones only overflow to no price. */
+export const MAX_VOLATILITY = 0.1;
+
+/** A field of a feed definition that cannot be used: its path inside the definition (`stepMs`, `tapes["svm:So1..."][2][1]`) and why. */
+export interface FeedProblem { field: string; reason: string }
+
+const CHAINS: readonly string[] = SPECIFIC_CHAINS;
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const keyProblem = (k: string) => {
+  const i = k.indexOf(':');
+  return i > 0 && CHAINS.includes(k.slice(0, i)) && i < k.length - 1 ? null : 'must be "<specificChain>:<address>"';
+};
+const priceProblem = (v: unknown) => (finite(v) && v >= 0 && v <= MAX_PRICE ? null : `must be a number from 0 to ${MAX_PRICE}, got ${JSON.stringify(v)}`);
+
+function constantProblem(def: Record<string, unknown>): FeedProblem | null {
+  if (def.prices === undefined) return null;
+  if (!isPlainObject(def.prices)) return { field: 'prices', reason: 'must be an object of "<specificChain>:<address>": price' };
+  for (const [k, v] of Object.entries(def.prices)) {
+    const bad = keyProblem(k) ?? priceProblem(v);
+    if (bad) return { field: `prices[${JSON.stringify(k)}]`, reason: bad };
+  }
+  return null;
+}
+
+function tapeProblem(def: Record<string, unknown>): FeedProblem | null {
+  if (!isPlainObject(def.tapes)) return { field: 'tapes', reason: 'must be an object of "<specificChain>:<address>": [[epochMs, price], ...]' };
+  for (const [k, pts] of Object.entries(def.tapes)) {
+    const at = `tapes[${JSON.stringify(k)}]`;
+    const bad = keyProblem(k);
+    if (bad) return { field: at, reason: bad };
+    if (!Array.isArray(pts) || pts.length === 0) return { field: at, reason: 'must be a non-empty array of [epochMs, price] points' };
+    for (let i = 0; i < pts.length; i++) {
+      const p = pts[i] as unknown;
+      if (!Array.isArray(p) || p.length !== 2) return { field: `${at}[${i}]`, reason: 'must be an [epochMs, price] pair' };
+      if (!finite(p[0])) return { field: `${at}[${i}][0]`, reason: `must be a finite number (epoch ms), got ${JSON.stringify(p[0])}` };
+      const price = priceProblem(p[1]);
+      if (price) return { field: `${at}[${i}][1]`, reason: price };
+    }
+  }
+  return null;
+}
+
+function walkProblem(def: Record<string, unknown>): FeedProblem | null {
+  if (def.stepMs !== undefined && !(finite(def.stepMs) && def.stepMs >= 1)) return { field: 'stepMs', reason: `must be a number >= 1, got ${JSON.stringify(def.stepMs)}` };
+  if (def.volatility !== undefined && !(finite(def.volatility) && def.volatility >= 0 && def.volatility <= MAX_VOLATILITY)) {
+    return { field: 'volatility', reason: `must be a number from 0 to ${MAX_VOLATILITY}, got ${JSON.stringify(def.volatility)}` };
+  }
+  if (def.origin !== undefined && !(finite(def.origin) && inClockRange(def.origin))) {
+    return { field: 'origin', reason: `must be an epoch-ms number from ${CLOCK_RANGE_TEXT}, got ${JSON.stringify(def.origin)}` };
+  }
+  return null;
+}
+
+/**
+ * The first problem of a feed definition from outside (world options, a fixture), or null: the
+ * rules of `POST /api/sim/prices` and `/api/sim/prices/tape` (finite prices from 0 to MAX_PRICE,
+ * keys `<specificChain>:<address>`), and for a random walk `stepMs` >= 1, a volatility from 0 to
+ * {@link MAX_VOLATILITY} and an `origin` inside the clock's range.
+ */
+export function feedProblem(def: unknown): FeedProblem | null {
+  if (!isPlainObject(def)) return { field: '', reason: `must be an object with a kind (constant, tape or randomWalk), got ${JSON.stringify(def)}` };
+  switch (def.kind) {
+    case 'constant': return constantProblem(def);
+    case 'tape': return tapeProblem(def);
+    case 'randomWalk': return walkProblem(def);
+    default: return { field: 'kind', reason: `must be constant, tape or randomWalk, got ${JSON.stringify(def.kind ?? null)}` };
+  }
+}
 
 /** Prices one catalogue token at one instant; `null` = no price. */
 export type FeedFn = (token: CatalogueToken, chain: SpecificChain, at: number) => number | null;
