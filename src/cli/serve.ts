@@ -4,12 +4,13 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createLogger } from '../http/adapters/logging.js';
+import type { Logger } from 'pino';
 import { answerOutsideKoa, createServer } from '../http/adapters/server.js';
-import { createWorld, type World } from '../world/world.js';
+import { createWorld, storedProblem, type World } from '../world/world.js';
 import type { WorldFixture } from '../world/fixture.js';
 import { UsageError, type ServeArgs } from './args.js';
 import { openServeState } from './state.js';
-import { WorldHost } from '../world/world-host.js';
+import { WorldHost, worldOfFailure } from '../world/world-host.js';
 import type { StatePersistence } from '../world/persistence.js';
 import { loadOpenSkill } from '../domain/rankings/rating.js';
 import { loadEthers } from '../domain/agents/wallet-verification.js';
@@ -82,6 +83,44 @@ function banner(world: World, host: WorldHost, url: string, args: ServeArgs, adm
   return lines.join('\n');
 }
 
+/** The default world (from its state directory when there is one) and the host of the created ones; on failure, nothing stays open. */
+async function buildWorlds(args: ServeArgs, url: string, fixture: WorldFixture | undefined, logger: Logger): Promise<{ world: World; host: WorldHost; state: StatePersistence | undefined }> {
+  let state: StatePersistence | undefined;
+  try {
+    state = args.state ? await openServeState(args.state, logger, args.stateCompactMb) : undefined;
+    const fresh = !state?.recoveredOptions();
+    const world = await createWorld({
+      clock: args.clock,
+      ...(args.seed !== undefined ? { seed: args.seed } : {}),
+      ...(fixture ? { fixture } : {}),
+      ...(args.adminKey ? { admin: { ...fixture?.admin, apiKey: args.adminKey } } : {}),
+      ...(args.rateLimits ? { rateLimits: args.rateLimits } : {}),
+      ...(args.apiVersion ? { apiVersion: args.apiVersion } : {}),
+      ...(args.unknownTokens ? { unknownTokens: args.unknownTokens } : {}),
+      walletDomain: args.walletDomain ?? url,
+      ...(args.inferenceSigners ? { inferenceSigners: args.inferenceSigners } : {}),
+    }, state);
+    // A world file is outside input: what it made must load back from the world's own dump.
+    const problem = fixture && fresh ? await storedProblem(world) : null;
+    if (problem) throw new Error(`world file ${args.world}: the world it makes would not load back from its own dump: ${problem}`);
+    const host = await WorldHost.open(world, {
+      ...(args.maxWorlds !== undefined ? { maxWorlds: args.maxWorlds } : {}),
+      // Created worlds are served like the default one; their own options come with the request.
+      base: {
+        clock: args.clock, walletDomain: args.walletDomain ?? url, ...(args.rateLimits ? { rateLimits: args.rateLimits } : {}),
+        ...(args.apiVersion ? { apiVersion: args.apiVersion } : {}), ...(args.unknownTokens ? { unknownTokens: args.unknownTokens } : {}),
+        ...(args.inferenceSigners ? { inferenceSigners: args.inferenceSigners } : {}),
+      },
+      ...(args.state ? { state: { dir: args.state, log: logger, ...(args.stateCompactMb !== undefined ? { compactBytes: args.stateCompactMb * 2 ** 20 } : {}) } } : {}),
+      log: logger,
+    });
+    return { world, host, state };
+  } catch (err) {
+    await state?.close();
+    throw err;
+  }
+}
+
 /** Runs `compsim serve`; resolves once the server listens, returns a stop function. */
 export async function serve(args: ServeArgs, out: NodeJS.WritableStream = process.stdout): Promise<{ url: string; stop: () => Promise<void> }> {
   const fixture = args.world ? readFixture(resolveWorldFile(args.world)) : undefined;
@@ -102,38 +141,19 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
   const { port } = server.address() as AddressInfo;
   const host = args.host.includes(':') ? `[${args.host}]` : args.host;
   const url = `http://${host}:${port}`;
-  let world: World;
-  let worldHost: WorldHost;
-  let state: StatePersistence | undefined;
+  let built: Awaited<ReturnType<typeof buildWorlds>>;
+  const logger = createLogger({ level: args.logLevel });
+  // A failure nobody awaited (a bug) is logged with the world it names, and the other worlds keep being served.
+  const onRejection = (reason: unknown) => logger.error({ err: reason, world: worldOfFailure(reason) }, 'unexpected failure outside any request (compsim keeps serving)');
+  process.on('unhandledRejection', onRejection);
   try {
-    state = args.state ? await openServeState(args.state, createLogger({ level: args.logLevel }), args.stateCompactMb) : undefined;
-    world = await createWorld({
-      clock: args.clock,
-      ...(args.seed !== undefined ? { seed: args.seed } : {}),
-      ...(fixture ? { fixture } : {}),
-      ...(args.adminKey ? { admin: { ...fixture?.admin, apiKey: args.adminKey } } : {}),
-      ...(args.rateLimits ? { rateLimits: args.rateLimits } : {}),
-      ...(args.apiVersion ? { apiVersion: args.apiVersion } : {}),
-      ...(args.unknownTokens ? { unknownTokens: args.unknownTokens } : {}),
-      walletDomain: args.walletDomain ?? url,
-      ...(args.inferenceSigners ? { inferenceSigners: args.inferenceSigners } : {}),
-    }, state);
-    worldHost = await WorldHost.open(world, {
-      ...(args.maxWorlds !== undefined ? { maxWorlds: args.maxWorlds } : {}),
-      // Created worlds are served like the default one; their own options come with the request.
-      base: {
-        clock: args.clock, walletDomain: args.walletDomain ?? url, ...(args.rateLimits ? { rateLimits: args.rateLimits } : {}),
-        ...(args.apiVersion ? { apiVersion: args.apiVersion } : {}), ...(args.unknownTokens ? { unknownTokens: args.unknownTokens } : {}),
-        ...(args.inferenceSigners ? { inferenceSigners: args.inferenceSigners } : {}),
-      },
-      ...(args.state ? { state: { dir: args.state, log: createLogger({ level: args.logLevel }), ...(args.stateCompactMb !== undefined ? { compactBytes: args.stateCompactMb * 2 ** 20 } : {}) } } : {}),
-    });
+    built = await buildWorlds(args, url, fixture, logger);
   } catch (err) {
+    process.off('unhandledRejection', onRejection);
     server.close();
-    await state?.close();
     throw err;
   }
-  const logger = createLogger({ level: args.logLevel });
+  const { world, host: worldHost, state } = built;
   server.off('request', starting);
   server.on('request', createServer(world, { logger, simApi: args.simApi ?? false, worlds: worldHost }).callback());
   out.write(`${banner(world, worldHost, url, args, await world.deps.store.read((tx) => tx.count('admins')))}\n`);
@@ -150,6 +170,7 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
   }, PRELOAD_AFTER_MS);
   preload.unref();
   const stop = () => new Promise<void>((resolve) => {
+    process.off('unhandledRejection', onRejection);
     clearTimeout(preload);
     if (timer) clearInterval(timer);
     clearInterval(sweep);

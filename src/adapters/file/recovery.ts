@@ -1,5 +1,5 @@
 // Reads a state directory without changing it: the newest snapshot, then every journal record after it, checked and in order.
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoreDump } from '../../ports/store.js';
 import { DUMP_VERSION } from '../memory/memory-store.js';
@@ -8,7 +8,7 @@ import {
   journalHeaderProblem, markOf, recordProblem, snapshotFrameProblem, snapshotHeaderProblem,
   type Id, type JournalHeader, type JournalRecord, type SnapshotFrame, type SnapshotHeader, type StoredRow,
 } from './records.js';
-import { listStateFiles, type StateFiles } from './state-files.js';
+import { listStateFiles, STATE_MARKER, type StateFiles } from './state-files.js';
 
 /** Store contents as plain maps (rows in insertion order), the shape records are replayed into. */
 export interface StoreImage { tables: Map<string, Map<Id, unknown>>; seqs: Map<string, number>; aux: Map<string, unknown> }
@@ -154,6 +154,10 @@ export function readState(dir: string, files: StateFiles = listStateFiles(dir), 
     if (!lenient) throw err;
     report.missing = `${file}: ${reason}`;
   };
+  if (files.journals.length === 0 && files.snapshots.length === 0 && existsSync(join(dir, STATE_MARKER))) {
+    lost(join(dir, STATE_MARKER), 0, 'the directory held a compsim state (this file says so) but every journal and snapshot file is gone: '
+      + 'the records they held are missing');
+  }
   const snap = files.snapshots.at(-1);
   if (snap) report.snapshot = { name: snap.name, seq: snap.seq, bytes: readSnapshot(dir, snap.name, state) };
   if (snap && state.seq !== snap.seq) throw new StateCorruptError(join(dir, snap.name), 0, `holds seq ${state.seq}, its name says ${snap.seq}`);

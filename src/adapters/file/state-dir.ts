@@ -10,7 +10,7 @@ import { encodeFrame, FORMAT_VERSION } from './frame.js';
 import { JournalWriter } from './journal-writer.js';
 import type { JournalRecord, RecordBody, SnapshotFrame, SnapshotHeader, StoredRow } from './records.js';
 import { dumpOf, readState, type ReplayReport, type ReplayState } from './recovery.js';
-import { acquireLock, fsyncDir, journalName, listStateFiles, snapshotName, writeFileAtomic, type StateLock } from './state-files.js';
+import { acquireLock, fsyncDir, journalName, listStateFiles, snapshotName, STATE_MARKER, writeFileAtomic, type StateLock } from './state-files.js';
 
 /** Where notices go (a pino logger fits). */
 export interface StateLogger { info(msg: string): void; warn(msg: string): void }
@@ -123,6 +123,8 @@ export class StateDir {
         const created = await JournalWriter.create(dir, state.seq + 1, Object.fromEntries(state.main.aux));
         writer = new JournalWriter(dir, created.fh, state.seq + 1, created.bytes, state.seq, flushed, failed);
       }
+      // From the first journal file on, the directory is known to hold a state (see STATE_MARKER).
+      if (!existsSync(join(dir, STATE_MARKER))) await writeFileAtomic(dir, STATE_MARKER, [Buffer.from(`${JSON.stringify({ format: 'compsim-state', version: FORMAT_VERSION })}\n`)]);
       self = new StateDir(dir, lock, writer, state.seq > 0 ? state : null, report, log, options.compactBytes ?? 16 * 2 ** 20);
       await self.removeObsolete();
       return self;

@@ -2,6 +2,7 @@
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { findRoute, routeTable, serveRequest, type RouteTable } from '../dispatch.js';
 import { LOAD_PATH, readBodyText } from '../body-text.js';
+import { toErrorResponse } from '../envelope.js';
 import type { HttpWorld, RouteDef } from '../route.js';
 import { ROUTES } from '../resources/index.js';
 import { splitWorldPath, type WorldsControl } from '../worlds.js';
@@ -18,7 +19,7 @@ export interface MswOptions {
   /** Receives unexpected errors (the 500s, which are always bugs). */
   onBug?: (err: unknown) => void;
   /** Also answer `<baseUrl>/worlds/{id}/api/*` in that world (e.g. a `WorldHost`); an unknown id is the JSON 404. */
-  worlds?: Pick<WorldsControl, 'world' | 'release'>;
+  worlds?: Pick<WorldsControl, 'acquire' | 'release'>;
 }
 
 let defaultTable: RouteTable | undefined;
@@ -54,9 +55,12 @@ export function handlers(world: HttpWorld, options: MswOptions = {}): HttpHandle
     let target = world;
     const split = options.worlds ? splitWorldPath(path) : null;
     if (split) {
-      const found = options.worlds!.world(split.id);
-      if (!found) return HttpResponse.json({ success: false, error: `World not found: ${split.id}` }, { status: 404 });
-      target = found;
+      try {
+        target = options.worlds!.acquire(split.id); // counts the world as in use until release
+      } catch (err) {
+        const e = toErrorResponse(err, options.onBug);
+        return HttpResponse.json(e.body, { status: e.status });
+      }
       path = split.rest;
     }
     let res;

@@ -6,11 +6,10 @@ import type { Duplex } from 'node:stream';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import { ANONYMOUS } from '../../domain/access/auth.js';
-import { DomainError } from '../../domain/errors.js';
 import type { Principal } from '../../domain/model.js';
 import { BODY_LIMIT, INVALID_JSON_MESSAGE, LOAD_BODY_LIMIT, LOAD_PATH, tooLargeError } from '../body-text.js';
 import { routeTable, serveRequest, type RouteMatch } from '../dispatch.js';
-import { HttpError } from '../envelope.js';
+import { HttpError, toErrorResponse } from '../envelope.js';
 import { createResponseChecker, type ResponseViolation } from '../response-check.js';
 import type { HttpWorld, RouteDef } from '../route.js';
 import { splitWorldPath, type WorldsControl } from '../worlds.js';
@@ -40,7 +39,7 @@ export interface ServerOptions {
    * taken off (every route, the web pages included); an unknown id is a JSON 404. Without it,
    * `/worlds/...` paths are unknown routes.
    */
-  worlds?: Pick<WorldsControl, 'world' | 'release'>;
+  worlds?: Pick<WorldsControl, 'acquire' | 'release'>;
 }
 
 const wallDelay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -69,6 +68,24 @@ function pathOf(ctx: Koa.Context): string {
 
 /** What the request log and the test-mode check read of an API answer, and the world a request goes to. */
 interface AnswerState { principal?: Principal; routeId?: string | null; world?: HttpWorld; basePath?: string }
+
+/** `/worlds/{id}/...`: the rest of the path, in that world (counted as in use until answered); an unknown or damaged world's error otherwise. */
+function selectWorld(worlds: Pick<WorldsControl, 'acquire' | 'release'>, onBug: (err: unknown) => void): Koa.Middleware {
+  return (ctx, next) => {
+    const split = splitWorldPath(pathOf(ctx));
+    if (!split) return next();
+    let target: HttpWorld;
+    try {
+      target = worlds.acquire(split.id);
+    } catch (err) {
+      ({ status: ctx.status, body: ctx.body } = toErrorResponse(err, onBug));
+      return undefined;
+    }
+    Object.assign(ctx.state as AnswerState, { world: target, basePath: `/worlds/${split.id}` });
+    ctx.path = split.rest;
+    return next().finally(() => worlds.release(split.id));
+  };
+}
 
 /** Builds the Koa app serving `world`. */
 export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa {
@@ -127,24 +144,7 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
     }
   });
   app.use(cors());
-  const worlds = options.worlds;
-  if (worlds) {
-    // `/worlds/{id}/...`: the rest of the path, in that world.
-    app.use((ctx, next) => {
-      const split = splitWorldPath(pathOf(ctx));
-      if (!split) return next();
-      const target = worlds.world(split.id);
-      if (!target) {
-        const err = new DomainError('SIM_WORLD_NOT_FOUND', { id: split.id });
-        ctx.status = err.status;
-        ctx.body = { success: false, error: err.message };
-        return undefined;
-      }
-      Object.assign(ctx.state as AnswerState, { world: target, basePath: `/worlds/${split.id}` });
-      ctx.path = split.rest;
-      return next().finally(() => worlds.release(split.id));
-    });
-  }
+  if (options.worlds) app.use(selectWorld(options.worlds, onBug));
   if (options.web ?? true) {
     // A world's document follows that world's API version.
     const apiVersion = (ctx: Koa.Context) => ((ctx.state as AnswerState).world ?? world).deps.config.apiVersion;
