@@ -31,6 +31,8 @@ export interface AttackContext {
   check(ok: boolean, what: string): void;
   /** Numbers worth reporting (memory, counts). */
   note(key: string, value: string | number): void;
+  /** The server's resident set in MB (null where there is no /proc). */
+  rssMb(): number | null;
   /** Whether the case may wait for the wall clock (idle TTLs are wall time). */
   wallClock: boolean;
   /** Catalogue tokens to price in the far-price case (53 for all). */
@@ -126,6 +128,12 @@ const farPrices: AttackCase = {
       c.check(res.status === 200 || res.status === 400 || res.status === 404, `price of ${chain}:${token} answers (got ${res.status})`);
     }
     c.note('far prices', tokens.length);
+    const rss = c.rssMb();
+    if (rss !== null) {
+      c.note('server MB', rss);
+      // A bounded walk keeps the whole server near its idle size; a walk per step took about 40 MB per token.
+      c.check(rss < 600, `the server stays small after pricing ${tokens.length} tokens far away (${rss} MB resident)`);
+    }
   },
 };
 

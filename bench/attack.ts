@@ -127,6 +127,10 @@ async function runCase(launch: Launcher, kase: AttackCase, wallClock: boolean, t
     note(key, value) {
       r.notes[key] = value;
     },
+    rssMb() {
+      const kb = rssOf(server.pid);
+      return kb === null ? null : Math.round(kb / 1024);
+    },
   };
   try {
     await kase.run(c);
