@@ -3286,10 +3286,16 @@ export interface components {
             id: string;
             basePath: string;
             url: string;
-            seed: number | string;
+            seed: number | string | null;
             /** Format: date-time */
-            now: string;
+            now: string | null;
             idleTtlSeconds: number | null;
+            /** @enum {string} */
+            status: "ok" | "damaged";
+            damage?: {
+                file: string;
+                reason: string;
+            };
         };
         SimBalance: {
             tokenAddress: string;
@@ -15094,6 +15100,8 @@ export interface operations {
                         /** Format: date-time */
                         now: string;
                         idleTtlSeconds: number | null;
+                        /** @enum {string} */
+                        status: "ok";
                     };
                 };
             };
@@ -15198,6 +15206,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with an existing entity */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
