@@ -7,6 +7,8 @@ import { readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { listStateFiles } from '../../src/adapters/file/state-files.js';
+import { parseServeArgs } from '../../src/cli/args.js';
+import { serve } from '../../src/cli/serve.js';
 import { stateMain } from '../../src/cli/state.js';
 import { WorldHost, worldOfFailure } from '../../src/world/world-host.js';
 import { createWorld } from '../../src/world/world.js';
@@ -200,6 +202,33 @@ describe('created worlds with --state: damaged, missing and copied files', funct
     rmSync(w('w1'), { recursive: true, force: true });
     expect((await s.call('DELETE', '/api/sim/worlds/w1', { key: SERVER_KEY })).body).to.deep.equal({ success: true });
     expect(s.host.size).to.equal(0);
+  });
+
+  it('compsim serve logs a failure nobody awaited with the world it names, and keeps serving', async () => {
+    const server = await serve(parseServeArgs(['--port', '0', '--state', dir, '--sim-api', '--admin-key', ADMIN_KEY, '--log-level', 'error']),
+      { write: () => true } as unknown as NodeJS.WritableStream);
+    // Only compsim's handler sees this one (mocha's own would fail the test for it).
+    const others = process.listeners('unhandledRejection').slice(0, -1);
+    for (const l of others) process.off('unhandledRejection', l);
+    const lines: string[] = [];
+    const write = process.stdout.write;
+    process.stdout.write = ((chunk: string) => lines.push(String(chunk)) > 0) as typeof process.stdout.write;
+    try {
+      const err = Object.assign(new Error('EIO: i/o error, write'), { path: join(dir, 'worlds', 'w3', 'journal-0000000000000001.log') });
+      process.emit('unhandledRejection', err, Promise.resolve());
+    } finally {
+      process.stdout.write = write;
+      for (const l of others) process.on('unhandledRejection', l);
+    }
+    try {
+      const logged = lines.map((l) => JSON.parse(l) as { msg: string; world: string | null; err: { message: string } });
+      expect(logged.map((l) => [l.msg, l.world, l.err.message])).to.deep.equal([
+        ['unexpected failure outside any request (compsim keeps serving)', 'w3', 'EIO: i/o error, write'],
+      ]);
+      expect((await fetch(`${server.url}/api/health`)).status).to.equal(200);
+    } finally {
+      await server.stop();
+    }
   });
 
   it('names the world of a failure from its world field or a path under worlds/', () => {
