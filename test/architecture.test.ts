@@ -61,6 +61,8 @@ const RULES: Record<string, (target: string) => boolean> = {
   world: (t) => !t.startsWith('src/cli/') && !t.startsWith('src/research/'),
   // The typed client works against any server of the API: nothing of compsim but its generated types.
   client: (t) => t.startsWith('src/client/'),
+  // The MCP server derives its tools from the route table and sends their requests through the request path (or fetch).
+  mcp: (t) => t.startsWith('src/mcp/') || t.startsWith('src/http/'),
 };
 
 /** Packages each layer may import (layers not listed: any declared dependency). */
@@ -74,6 +76,7 @@ const PACKAGES: Record<string, RegExp> = {
   scheduler: /^$/,
   harness: /^(ajv|node:.+)$/,
   client: /^openapi-fetch$/,
+  mcp: /^@modelcontextprotocol\/sdk\/[A-Za-z/]+\.js$/,
 };
 
 const BANNED: [RegExp, string][] = [
@@ -85,7 +88,7 @@ const BANNED: [RegExp, string][] = [
   [/process\.env/, 'process.env'],
 ];
 const BANNED_IMPORTS = /^(node:)?fs(\/promises)?$|^koa$|^@koa\//;
-const PURE = (p: string) => ['domain', 'http', 'scheduler'].includes(layer(p));
+const PURE = (p: string) => ['domain', 'http', 'scheduler', 'mcp'].includes(layer(p));
 
 describe('architecture', () => {
   it('finds the source tree', () => {
@@ -130,7 +133,7 @@ describe('architecture', () => {
   });
 
   it('keeps every source file in a layer folder (only the library entry is loose)', () => {
-    const LAYERS = ['adapters', 'cli', 'client', 'domain', 'harness', 'http', 'ports', 'research', 'world'];
+    const LAYERS = ['adapters', 'cli', 'client', 'domain', 'harness', 'http', 'mcp', 'ports', 'research', 'world'];
     const loose = ALL.filter((f) => /^src\/[^/]+\.ts$/.test(f.path)).map((f) => f.path);
     expect(loose).to.deep.equal(['src/index.ts']);
     const folders = [...new Set(ALL.map((f) => f.path.split('/')[1]!).filter((n) => !n.endsWith('.ts')))].sort();
@@ -147,7 +150,7 @@ describe('architecture', () => {
     expect(violations, violations.join('\n')).to.deep.equal([]);
   });
 
-  it('bans wall clock, randomness, timers, env, fs and koa in domain, http and the scheduler', () => {
+  it('bans wall clock, randomness, timers, env, fs and koa in domain, http, the scheduler and the MCP server', () => {
     const violations: string[] = [];
     for (const f of ALL.filter((x) => PURE(x.path))) {
       code(f.text).forEach((l, i) => {
@@ -163,7 +166,7 @@ describe('architecture', () => {
 
   it('keeps wall clock, randomness and timers out of the scenario harness', () => {
     const violations: string[] = [];
-    for (const f of ALL.filter((x) => layer(x.path) === 'scenario')) {
+    for (const f of ALL.filter((x) => layer(x.path) === 'harness')) {
       code(f.text).forEach((l, i) => {
         for (const [re, what] of BANNED.filter(([, w]) => w !== 'process.env')) if (re.test(l)) violations.push(`${f.path}:${i + 1} uses ${what}`);
       });

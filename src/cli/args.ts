@@ -112,6 +112,8 @@ export interface ServeArgs {
   unknownTokens?: 'refuse' | 'synthetic';
   /** `--max-worlds <n>`: most worlds created through `/api/sim/worlds` held at once (default 64). */
   maxWorlds?: number;
+  /** `--mcp`: serve MCP over Streamable HTTP at `/mcp` (agents authenticate with their API key). */
+  mcp?: boolean;
 }
 
 export const USAGE = `Usage: compsim serve [options]
@@ -121,6 +123,7 @@ export const USAGE = `Usage: compsim serve [options]
        compsim sweep <scenario> --seeds 1..200 [--vary k=v1,v2] --out <dir>  (compsim sweep --help)
        compsim fork --from <url> --competition <id> --out <dir> [options]  (compsim fork --help)
        compsim state inspect|compact|export <dir>            (compsim state --help)
+       compsim mcp --world demo | --url <url> --api-key <key>  (compsim mcp --help)
        compsim openapi [--server-url <url>] [--no-sim] [--api-version <v>] > openapi.json
        compsim sign-wallet --key <hex> --api-key <key> [--url <url>]  (compsim sign-wallet --help)
        compsim sign-inference --key <hex> --model <m> --prompt <p> --output <o>
@@ -144,13 +147,14 @@ Options:
   --wallet-domain <text>      Domain: line wallet verification expects (default: this server's base URL)
   --inference-signer <addr>   trust this inference signer too (repeatable; upstream's is always trusted)
   --max-worlds <n>      most worlds POST /api/sim/worlds may create besides the default one (default 64)
+  --mcp                 also serve MCP (Streamable HTTP) at /mcp: the agent tools for each agent's API key
   -h, --help            show this help`;
 
 const SERVE_OPTIONS = {
   port: { type: 'string', default: '3000' }, host: { type: 'string', default: '127.0.0.1' }, seed: str,
   clock: { type: 'string', default: 'manual' }, world: str, 'admin-key': str, 'log-level': { type: 'string', default: 'info' },
   'sim-api': bool, 'rate-limits': str, state: str, 'state-compact-mb': str, 'wallet-domain': str,
-  'inference-signer': { type: 'string', multiple: true }, 'api-version': str, 'unknown-tokens': str, 'max-worlds': str,
+  'inference-signer': { type: 'string', multiple: true }, 'api-version': str, 'unknown-tokens': str, 'max-worlds': str, mcp: bool,
 } as const;
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -174,6 +178,6 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
     state: v.state, stateCompactMb: opt(mb, Number), walletDomain: v['wallet-domain'], inferenceSigners: v['inference-signer'],
     apiVersion: opt(v['api-version'], (a) => choice('--api-version', a, API_VERSIONS)),
     unknownTokens: opt(v['unknown-tokens'], (u) => choice('--unknown-tokens', u, ['refuse', 'synthetic'])),
-    maxWorlds: opt(maxWorlds, Number),
+    maxWorlds: opt(maxWorlds, Number), mcp: v.mcp,
   });
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// compsim command line: `serve` builds a world (optionally from a fixture) and serves it over HTTP; `run` and `record` handle scenarios.
+// compsim command line: `serve` builds a world (optionally from a fixture) and serves it over HTTP; `run` and `record` handle scenarios; `mcp` serves MCP over stdio.
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { failure, parseServeArgs, USAGE, type ServeArgs } from './args.js';
@@ -26,6 +26,7 @@ export async function main(argv: string[], io: CliIo = process): Promise<number>
   if (cmd === 'replay') return (await import('./replay.js')).replayMain(rest, io);
   if (cmd === 'fork') return (await import('./fork.js')).forkMain(rest, io);
   if (cmd === 'state') return (await import('./state.js')).stateMain(rest, { out: io.stdout, err: io.stderr });
+  if (cmd === 'mcp') return (await import('./mcp.js')).mcpMain(rest, { stdin: process.stdin, stdout: io.stdout, stderr: io.stderr });
   if (cmd === 'openapi') return (await import('./openapi.js')).openapiMain(rest, io.stdout, io.stderr);
   if (cmd === 'sign-wallet' || cmd === 'sign-inference') return (await import('./sign.js')).signMain(cmd, rest, io.stdout, io.stderr);
   if (cmd === undefined || cmd === '-h' || cmd === '--help' || rest.includes('-h') || rest.includes('--help')) {

@@ -1,10 +1,10 @@
 // `compsim serve`: builds a world (optionally from a fixture and a state directory) and serves it over HTTP.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createLogger } from '../http/adapters/logging.js';
 import type { Logger } from 'pino';
+import { createLogger } from '../http/adapters/logging.js';
 import { answerOutsideKoa, createServer } from '../http/adapters/server.js';
 import { createWorld, storedProblem, type World } from '../world/world.js';
 import type { WorldFixture } from '../world/fixture.js';
@@ -41,7 +41,8 @@ export function resolveWorldFile(world: string): string {
   throw new UsageError(`unknown world '${world}': not a file, nor a bundled world (${bundledWorlds().join(', ')})`);
 }
 
-function readFixture(path: string): WorldFixture {
+/** The world fixture in the JSON file at `path`; an unreadable or malformed file is a usage error naming it. */
+export function readFixture(path: string): WorldFixture {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -68,6 +69,7 @@ function banner(world: World, host: WorldHost, url: string, args: ServeArgs, adm
   if (host.size > 0) lines.push(`worlds: default and ${host.size} more (${url}/worlds/<id>/api/...)`);
   if (args.rateLimits === 'upstream') lines.push('rate limits: upstream (per agent, on virtual time)');
   if (args.state) lines.push(`state directory: ${args.state} (kept across restarts)`);
+  if (args.mcp) lines.push(`MCP (Streamable HTTP): ${url}/mcp (an agent's API key as Authorization: Bearer <key>)`);
   if (world.adminKey) lines.push(`admin key: ${world.adminKey}`);
   else if (admins === 0) {
     // Admin routes (and /api/sim/*) need a key; without one a new user is stuck, so say how to get it.
@@ -121,6 +123,17 @@ async function buildWorlds(args: ServeArgs, url: string, fixture: WorldFixture |
   }
 }
 
+/** `koa` with `/mcp` answered by the MCP endpoint of the default world (loaded only with --mcp). */
+async function withMcp(world: World, koa: RequestListener, logger: Logger): Promise<RequestListener> {
+  const { MCP_PATH, mcpHttpHandler } = await import('../mcp/http.js');
+  const mcp = mcpHttpHandler(world, world.deps.config.version, (err) => logger.error({ err }, 'MCP request failed'));
+  return (req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path === MCP_PATH) void mcp(req, res);
+    else void koa(req, res);
+  };
+}
+
 /** Runs `compsim serve`; resolves once the server listens, returns a stop function. */
 export async function serve(args: ServeArgs, out: NodeJS.WritableStream = process.stdout): Promise<{ url: string; stop: () => Promise<void> }> {
   const fixture = args.world ? readFixture(resolveWorldFile(args.world)) : undefined;
@@ -154,8 +167,10 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
     throw err;
   }
   const { world, host: worldHost, state } = built;
+  const koa = createServer(world, { logger, simApi: args.simApi ?? false, worlds: worldHost }).callback();
+  const listener = args.mcp ? await withMcp(world, koa, logger) : koa;
   server.off('request', starting);
-  server.on('request', createServer(world, { logger, simApi: args.simApi ?? false, worlds: worldHost }).callback());
+  server.on('request', listener);
   out.write(`${banner(world, worldHost, url, args, await world.deps.store.read((tx) => tx.count('admins')))}\n`);
   // With the system clock, wall time drives the scheduler from here (never from domain or http code).
   const timer = args.clock === 'system'

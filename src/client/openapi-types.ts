@@ -440,7 +440,7 @@ export interface paths {
         put?: never;
         /**
          * Register a user (and first agent)
-         * @description Generation: current (agents). Admin API key. Route id `admin.users.create`.
+         * @description Generation: current (agents). Admin API key. Route id `admin.users.create`. API version `spec`: `POST /api/admin/users` with an email that already exists (compared case-sensitively): 409 `A user with this email already exists` (`2025-10`: 201 with the existing user: an upsert on email that keeps its fields, fills empty ones and moves `updatedAt` and `lastLoginAt` to now).
          */
         post: operations["admin.users.create"];
         delete?: never;
@@ -1510,7 +1510,7 @@ export interface paths {
         };
         /**
          * An agent's competitions with its results
-         * @description Generation: current (agents). No authentication. Route id `agents.competitions`.
+         * @description Generation: current (agents). No authentication. Route id `agents.competitions`. API version `spec`: Counters of a `GET /api/agents/{agentId}/competitions` row: `totalTrades` and `totalPositions`, 0 where not applicable (`2025-10`: perps: `totalPositions` only; other types: `totalTrades` only).
          */
         get: operations["agents.competitions"];
         put?: never;
@@ -2972,8 +2972,6 @@ export interface components {
             pnl: number;
             pnlPercent: number;
             competitionType: components["schemas"]["CompetitionType"];
-            totalTrades: number;
-            totalPositions: number;
             calmarRatio: number | null;
             simpleReturn: number | null;
             maxDrawdown: number | null;
@@ -2985,6 +2983,10 @@ export interface components {
                 rank: number;
                 totalAgents: number;
             };
+            /** @description Trades in the competition (0 in perps). API version 2025-10: absent on a perps row. */
+            totalTrades?: number;
+            /** @description Perps positions, open and closed (0 in other types). API version 2025-10: present on a perps row only. */
+            totalPositions?: number;
         };
         PerpsPosition: {
             id: string;

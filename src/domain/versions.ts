@@ -159,6 +159,13 @@ export const VERSION_RULES = {
   globalLeaderboardVoteCount: row<boolean>('Global leaderboard rows carry `voteCount` (votes for the agent in every competition)', {
     spec: false, '2026-08': false, '2025-10': true,
   }, yesNo),
+  // Reference fidelity-3 §3-§4.
+  adminUserEmailConflict: row<'refuse' | 'upsert'>('`POST /api/admin/users` with an email that already exists (compared case-sensitively)', {
+    spec: 'refuse', '2026-08': 'refuse', '2025-10': 'upsert',
+  }, (v) => (v === 'refuse' ? error('USER_EMAIL_EXISTS') : '201 with the existing user: an upsert on email that keeps its fields, fills empty ones and moves `updatedAt` and `lastLoginAt` to now')),
+  agentCompetitionCounters: row<'both' | 'perType'>('Counters of a `GET /api/agents/{agentId}/competitions` row', {
+    spec: 'both', '2026-08': 'both', '2025-10': 'perType',
+  }, (v) => (v === 'both' ? '`totalTrades` and `totalPositions`, 0 where not applicable' : 'perps: `totalPositions` only; other types: `totalTrades` only')),
 } as const satisfies Record<string, VersionRule<unknown>>;
 
 /** A row name of {@link VERSION_RULES}. */
@@ -207,15 +214,21 @@ export function needsActiveCompetition(version: ApiVersion, id: string): boolean
 
 const cell = (s: string) => s.replace(/\|/g, '\\|');
 
+/** How the docs show the value of row `name` for `era` (the team era: `team era` when the row has no value of its own). */
+export function showRule(name: RuleName, era: Era): string {
+  const r = VERSION_RULES[name] as VersionRule<unknown>;
+  const show = (v: unknown) => (r.show ? r.show(v) : JSON.stringify(v));
+  if (era === 'legacy') return r.values.legacy === undefined ? 'team era' : show(r.values.legacy);
+  return show(r.values[era]);
+}
+
 /** The docs' version table (markdown): one line per row of {@link VERSION_RULES}, one column per version and the team era. */
 export function versionTableMarkdown(): string {
   const head = `| rule | ${API_VERSIONS.map((v) => `\`${v}\``).join(' | ')} | team keys |`;
   const sep = `|---|${API_VERSIONS.map(() => '---').join('|')}|---|`;
   const lines = (Object.keys(VERSION_RULES) as RuleName[]).map((name) => {
     const r = VERSION_RULES[name] as VersionRule<unknown>;
-    const show = (v: unknown) => (r.show ? r.show(v) : JSON.stringify(v));
-    const legacy = r.values.legacy === undefined ? 'team era' : show(r.values.legacy);
-    return `| ${cell(r.title)} | ${API_VERSIONS.map((v) => cell(show(r.values[v]))).join(' | ')} | ${cell(legacy)} |`;
+    return `| ${cell(r.title)} | ${API_VERSIONS.map((v) => cell(showRule(name, v))).join(' | ')} | ${cell(showRule(name, 'legacy'))} |`;
   });
   return [head, sep, ...lines].join('\n');
 }

@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 document, built from the route table: operations, parameters, bodies, every documented response (with examples), tags and security schemes.
-import { DEFAULT_API_VERSION, routeAvailable, rule, type ApiVersion, type CompetitionIdMode } from '../domain/versions.js';
+import { API_VERSIONS, DEFAULT_API_VERSION, routeAvailable, rule, showRule, VERSION_RULES, type ApiVersion, type CompetitionIdMode, type RuleName } from '../domain/versions.js';
 import { contractSchema, type JSONSchema, type RouteDef } from './route.js';
 import { ROUTES } from './resources/index.js';
 import { COMPONENTS, documentedResponses, STATUS_DESCRIPTIONS } from './responses.js';
@@ -155,6 +155,24 @@ function partContract(def: RouteDef, part: 'params' | 'query' | 'body', version:
   return s;
 }
 
+/** Rows of the rules table a route's description states for the document's version: behaviour its schemas cannot show. */
+const DESCRIBED_RULES: Readonly<Record<string, readonly RuleName[]>> = {
+  'admin.users.create': ['adminUserEmailConflict'],
+  'agents.competitions': ['agentCompetitionCounters'],
+};
+
+/**
+ * The described rows of `def` as sentences: the document's version first, then the versions that
+ * differ from it (a client generated from one document may talk to a server of another).
+ */
+function ruleSentences(def: RouteDef, version: ApiVersion): string {
+  return (DESCRIBED_RULES[def.id] ?? []).map((name) => {
+    const own = showRule(name, version);
+    const others = API_VERSIONS.filter((v) => v !== version && showRule(name, v) !== own).map((v) => `\`${v}\`: ${showRule(name, v)}`);
+    return ` API version \`${version}\`: ${VERSION_RULES[name].title}: ${own}${others.length > 0 ? ` (${others.join('; ')})` : ''}.`;
+  }).join('');
+}
+
 /** Path and query parameters from the route's request schemas. */
 function parameters(def: RouteDef, version: ApiVersion): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
@@ -204,7 +222,7 @@ function operation(def: RouteDef, version: ApiVersion): Record<string, unknown> 
   return {
     operationId: def.id,
     summary: def.summary,
-    description: `${GENERATION_TEXT[def.generation]} ${def.keys === 'server' ? SERVER_KEY_TEXT : AUTH_TEXT[def.auth]} Route id \`${def.id}\`.`,
+    description: `${GENERATION_TEXT[def.generation]} ${def.keys === 'server' ? SERVER_KEY_TEXT : AUTH_TEXT[def.auth]} Route id \`${def.id}\`.${ruleSentences(def, version)}`,
     tags: [def.tag],
     'x-compsim-generation': def.generation,
     security: security(def),

@@ -190,11 +190,17 @@ describe('POST /api/trade/execute', () => {
       expect(r2.body.details).to.include({ rule: 'registration', status: 'disqualified' });
     });
 
-    it('8. lets a registered agent of a pending competition through to the balance check (400)', async () => {
-      const pending = await a.s.call('POST', '/api/admin/competition/create', { key: ADMIN_KEY, body: { name: 'Later' } });
+    it('8. lets a registered agent of a pending competition through to the balance check, with a hint naming the cause (400)', async () => {
+      const pending = await a.s.call('POST', '/api/admin/competition/create', { key: ADMIN_KEY, body: { name: 'Later', ...usdcOnly(1000) } });
       const cid = pending.body.competition.id;
       await a.s.call('POST', `/api/admin/competitions/${cid}/agents/${a.agents[0]!.agentId}`, { key: ADMIN_KEY });
-      await rejects(a, { ...ok, competitionId: cid }, 400, 'Insufficient balance');
+      const res = await rejects(a, { ...ok, competitionId: cid }, 400, 'Insufficient balance');
+      expect(res.body.details).to.deep.equal({
+        rule: 'balance', token: TOK.SVM_USDC, requested: 10, available: 0, hint: `competition ${cid} is pending: balances are granted when it starts`,
+      });
+      // Started, it grants the balances and the same trade goes through.
+      expect((await a.s.call('POST', '/api/admin/competition/start', { key: ADMIN_KEY, body: { competitionId: cid } })).status).to.equal(200);
+      expect((await a.trade({ ...ok, competitionId: cid })).status).to.equal(200);
     });
 
     it('9. rejects amounts below 0.000001 (400)', async () => {

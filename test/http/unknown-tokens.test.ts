@@ -6,7 +6,7 @@ import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.j
 import { TOK } from '../helpers/trading.js';
 
 const ODD_EVM = '0x1234567890abcdef1234567890abcdef12345678';
-const ODD_SVM = '4k3Dyjzvzp8eMZWUXbBCjEvwSkkk59S5iCNLY3QrkX6R';
+const ODD_SVM = 'HoDLxWbTwtkvt6B9cMdQUFRzkFpL5M8eX1AFJcgiYT5m';
 const USDC_1000 = [{ specificChain: 'eth', tokenSymbol: 'usdc', amount: 1000 }, { specificChain: 'svm', tokenSymbol: 'usdc', amount: 1000 }];
 
 async function world(extra: WorldOptions = {}) {
@@ -54,7 +54,7 @@ describe('unknown tokens', () => {
       expect((await w.price(ODD_EVM, { specificChain: 'base' })).body.price).to.equal(evm.body.price);
       expect((await w.price(ODD_EVM.toUpperCase().replace('0X', '0x'))).body.price).to.equal(evm.body.price);
       const svm = await w.price(ODD_SVM);
-      expect(svm.body).to.include({ success: true, specificChain: 'svm', symbol: 'SYN4K3D' });
+      expect(svm.body).to.include({ success: true, specificChain: 'svm', symbol: 'SYNHODL' });
     });
 
     it('still refuses what is not an address (and the zero address keeps its own rules)', async () => {
@@ -134,6 +134,59 @@ describe('unknown tokens', () => {
       await w.s.world.restore(snap);
       expect((await w.price(ODD_EVM)).body.success).to.equal(true);
       expect((await w.s.call('GET', '/api/health/detailed')).body).to.include({ apiVersion: 'spec', unknownTokens: 'synthetic' });
+    });
+  });
+  describe('synthetic never shadows a listed token', () => {
+    const ODD_2 = '0x2222222222222222222222222222222222222222';
+    const odd = async () => {
+      const w = await make({ unknownTokens: 'synthetic' });
+      const cheat = (path: string, body: unknown) => w.s.call('POST', path, { key: ADMIN_KEY, body });
+      return { ...w, cheat };
+    };
+
+    it('prices base USDC asked for without a chain as the listed token on base (200, price 1)', async () => {
+      const w = await make({ unknownTokens: 'synthetic' });
+      const res = await w.price(TOK.BASE_USDC);
+      expect(res.status).to.equal(200);
+      expect(res.body).to.include({ success: true, price: 1, chain: 'evm', specificChain: 'base', symbol: 'USDC' });
+    });
+
+    it('credits 400 eth USDC for 400 base USDC traded without chains: no money from nothing (200)', async () => {
+      const s = await startTestServer({ admin: { apiKey: ADMIN_KEY }, slippage: 'none', unknownTokens: 'synthetic' });
+      open.push(s);
+      const a = await createAgent(s, ADMIN_KEY, 'Bridger');
+      const start = await s.call('POST', '/api/admin/competition/start', {
+        key: ADMIN_KEY,
+        body: { name: 'Bridge Cup', agentIds: [a.agentId], tradingType: 'allow', paperTradingInitialBalances: [{ specificChain: 'base', tokenSymbol: 'usdc', amount: 1000 }, { specificChain: 'eth', tokenSymbol: 'usdc', amount: 1000 }] },
+      });
+      expect(start.status, JSON.stringify(start.body)).to.equal(200);
+      const cid = start.body.competition.id as string;
+      const res = await s.call('POST', '/api/trade/execute', { key: a.apiKey, body: { competitionId: cid, fromToken: TOK.BASE_USDC, toToken: TOK.ETH_USDC, amount: '400', reason: 'bridge' } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.success).to.equal(true);
+      expect(res.body.transaction).to.include({ fromAmount: 400, toAmount: 400, tradeAmountUsd: 400, fromTokenSymbol: 'USDC', fromSpecificChain: 'base', toSpecificChain: 'eth' });
+      const balances = await s.call('GET', '/api/agent/balances', { key: a.apiKey, query: { competitionId: cid } });
+      const total = (balances.body.balances as { value: number }[]).reduce((sum, b) => sum + b.value, 0);
+      expect(total).to.equal(2000);
+    });
+
+    it('finds an address that only a manual price or a tape lists on its chain, not as a synthetic token on eth (200)', async () => {
+      const w = await odd();
+      expect((await w.cheat('/api/sim/prices', { prices: [{ token: ODD_EVM, specificChain: 'base', price: 2 }] })).status).to.equal(200);
+      expect((await w.price(ODD_EVM)).body).to.include({ success: true, price: 2, specificChain: 'base' });
+      expect((await w.cheat('/api/sim/prices/tape', { tapes: { [`polygon:${ODD_2}`]: [[0, 7]] } })).status).to.equal(200);
+      expect((await w.price(ODD_2.toUpperCase().replace('0X', '0x'))).body).to.include({ success: true, price: 7, specificChain: 'polygon' });
+      // Once the manual price is gone, nothing lists the address: it is synthetic again, on the first chain.
+      expect((await w.s.call('DELETE', '/api/sim/prices', { key: ADMIN_KEY })).status).to.equal(200);
+      expect((await w.price(ODD_EVM)).body).to.include({ success: true, specificChain: 'eth', symbol: 'SYN1234' });
+    });
+
+    it('gives a listed address no stand-in on a chain that does not list it (200 success false, as without synthetic tokens)', async () => {
+      const w = await make({ unknownTokens: 'synthetic' });
+      const res = await w.price(TOK.BASE_USDC, { specificChain: 'eth' });
+      expect(res.status).to.equal(200);
+      expect(res.body).to.include({ success: false, price: null, specificChain: null });
+      expectError(await w.trade({ fromToken: TOK.ETH_USDC, toToken: TOK.AERO, amount: '10', toSpecificChain: 'polygon' }), 400, 'Unable to determine price for tokens');
     });
   });
 });

@@ -53,6 +53,8 @@ const SPELLINGS_KEPT = 10_000;
 export class Catalogue implements TokenCatalogue {
   private readonly byChain = new Map<SpecificChain, CatalogueToken[]>();
   private readonly byKey = new Map<string, CatalogueToken>();
+  /** Every listed address on any chain ({@link addressFamily}). */
+  private readonly families = new Set<string>();
   /**
    * Lookups by the caller's own spelling. Balances keep the spelling a trade gave (checksummed EVM
    * addresses), and valuing them asks for the same few spellings over and over.
@@ -89,7 +91,10 @@ export class Catalogue implements TokenCatalogue {
         });
       }
       this.byChain.set(chain, list);
-      for (const tok of list) this.byKey.set(key(tok.address, chain), tok);
+      for (const tok of list) {
+        this.byKey.set(key(tok.address, chain), tok);
+        this.families.add(addressFamily(tok.address));
+      }
     }
   }
 
@@ -101,6 +106,11 @@ export class Catalogue implements TokenCatalogue {
     return this.found.get(address, chain) ?? undefined;
   }
 
+  /** True when some chain lists `address` (EVM addresses in any case). */
+  listsAnywhere(address: string): boolean {
+    return this.families.has(addressFamily(address));
+  }
+
   bySymbol(chain: SpecificChain, symbol: string): CatalogueToken | undefined {
     const s = symbol.toLowerCase();
     return this.tokens(chain).find((t) => t.symbol.toLowerCase() === s);
@@ -110,6 +120,14 @@ export class Catalogue implements TokenCatalogue {
 /** Map key of a token: chain plus address, lower-cased on EVM chains (Solana addresses are case-sensitive). */
 export function key(address: string, chain: SpecificChain): string {
   return `${chain}:${chain === 'svm' ? address : address.toLowerCase()}`;
+}
+
+/**
+ * An address as every chain of its kind knows it: EVM (`0x`) addresses lower-cased, Solana ones
+ * as written. One family is one token address whatever chain lists it.
+ */
+export function addressFamily(address: string): string {
+  return address.startsWith('0x') || address.startsWith('0X') ? address.toLowerCase() : address;
 }
 
 /**

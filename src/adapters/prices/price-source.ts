@@ -3,7 +3,7 @@ import type { ConstraintMetric, PriceFault, PriceFaultLookup } from '../../ports
 import {
   MAX_PRICE, type PriceOverride, type PriceOverrides, type PriceQuote, type PriceSource, type SpecificChain, type TokenMeta,
 } from '../../ports/prices.js';
-import { Catalogue, key, SpellingMemo, type CatalogueToken } from './catalogue.js';
+import { addressFamily, Catalogue, key, SpellingMemo, type CatalogueToken } from './catalogue.js';
 import type { FeedFn } from './feeds.js';
 import type { SyntheticTokens } from './synthetic.js';
 import { TapeTable } from './tape-table.js';
@@ -15,9 +15,22 @@ export class OverrideTable implements PriceOverrides {
   private readonly found = new SpellingMemo((address, chain) => this.map.get(key(address, chain)) ?? null);
   /** Change counter (AuxState.version): the store reuses its last capture until it moves. */
   private changes = 0;
+  /** The overridden addresses ({@link addressFamily}) as of {@link familiesAt} changes. */
+  private families = new Set<string>();
+  private familiesAt = -1;
 
   version(): number {
     return this.changes;
+  }
+
+  /** True when some chain has an override of `address` (EVM addresses in any case). */
+  lists(address: string): boolean {
+    if (this.map.size === 0) return false;
+    if (this.familiesAt !== this.changes) {
+      this.families = new Set([...this.map.values()].map((o) => addressFamily(o.address)));
+      this.familiesAt = this.changes;
+    }
+    return this.families.has(addressFamily(address));
   }
 
   set(o: PriceOverride): void {
@@ -94,9 +107,16 @@ export class FeedPriceSource implements PriceSource {
 
   constructor(private readonly cat: Catalogue, private feed: FeedFn, private readonly faults?: PriceFaultLookup, readonly synthetic?: SyntheticTokens) {}
 
-  /** The catalogue token, else (unknownTokens "synthetic") the synthetic one. */
+  /**
+   * The catalogue token, else (unknownTokens "synthetic") the synthetic one, but only for an address
+   * that no chain lists in the catalogue, a manual price or a loaded tape: chain discovery must find
+   * a listed token on its own chain rather than a made-up one on a chain tried earlier.
+   */
   private token(address: string, specificChain: SpecificChain): CatalogueToken | undefined {
-    return this.cat.find(address, specificChain) ?? this.synthetic?.find(address, specificChain);
+    const listed = this.cat.find(address, specificChain);
+    if (listed !== undefined || this.synthetic?.enabled !== true) return listed;
+    if (this.cat.listsAnywhere(address) || this.overrides.lists(address) || this.tapes.lists(address)) return undefined;
+    return this.synthetic.find(address, specificChain);
   }
 
   /** Swaps the feed (world reset with a new seed). */

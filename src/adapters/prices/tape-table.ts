@@ -1,7 +1,7 @@
 // TapeTable: recorded price tapes loaded at run time on top of the feed (linear interpolation); a store aux state.
 import { MAX_PRICE, SPECIFIC_CHAINS, type SpecificChain } from '../../ports/prices.js';
 import type { AuxState } from '../../ports/store.js';
-import { key, SpellingMemo } from './catalogue.js';
+import { addressFamily, key, SpellingMemo } from './catalogue.js';
 import { interpolate } from './feeds.js';
 
 /** A tape: `[epochMs, price]` points (any order; kept sorted). */
@@ -25,9 +25,22 @@ export class TapeTable implements AuxState {
   private readonly found = new SpellingMemo((address, chain) => this.tapes.get(key(address, chain)) ?? null);
   /** Change counter (AuxState.version): the store reuses its last capture until it moves. */
   private changes = 0;
+  /** The taped addresses ({@link addressFamily}) as of {@link familiesAt} changes. */
+  private families = new Set<string>();
+  private familiesAt = -1;
 
   version(): number {
     return this.changes;
+  }
+
+  /** True when some chain has a tape of `address` (EVM addresses in any case). */
+  lists(address: string): boolean {
+    if (this.tapes.size === 0) return false;
+    if (this.familiesAt !== this.changes) {
+      this.families = new Set([...this.tapes.values()].map((t) => addressFamily(t.address)));
+      this.familiesAt = this.changes;
+    }
+    return this.families.has(addressFamily(address));
   }
 
   /** Loads tapes; a token given again replaces its earlier tape. Validates everything before changing anything. */

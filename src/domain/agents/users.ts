@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
 import { createAgentTx, WALLET_RE, type AgentInput } from './manage.js';
 import type { Agent, User } from '../model.js';
+import { versionRule } from '../versions.js';
 
 /** Body of `POST /api/admin/users`. */
 export interface RegisterUserInput {
@@ -16,19 +17,36 @@ export interface RegisterUserInput {
 export interface RegisterUserResult { user: User; agent?: Agent; apiKey?: string; agentError?: string }
 
 /**
- * Creates the user (no lookup of an existing one: a repeated wallet, else a repeated email, is the
- * 409; emails compare case-sensitively, as upstream's unique column does), then (in a second
- * transaction) the first agent. It joins no competition. A failing agent does not undo the user: upstream answers 201 with `agentError`.
+ * The October-2025 upsert of an existing user on email: its own values are kept (wallet, name,
+ * status, metadata, createdAt), empty ones are filled from the request, `updatedAt` and
+ * `lastLoginAt` move to now (upstream: `ON CONFLICT (email) DO UPDATE` with COALESCE and GREATEST).
+ */
+function upserted(u: User, input: RegisterUserInput, now: number): User {
+  return {
+    ...u,
+    embeddedWalletAddress: u.embeddedWalletAddress ?? input.embeddedWalletAddress?.toLowerCase() ?? null,
+    privyId: u.privyId ?? input.privyId ?? null, name: u.name ?? input.name ?? null,
+    imageUrl: u.imageUrl ?? input.userImageUrl ?? null, metadata: u.metadata ?? input.userMetadata ?? null,
+    updatedAt: Math.max(u.updatedAt, now), lastLoginAt: Math.max(u.lastLoginAt ?? now, now),
+  };
+}
+
+/**
+ * Creates the user, then (in a second transaction) the first agent. It joins no competition. A
+ * repeated wallet, else a repeated email, is the 409 (emails compare case-sensitively, as
+ * upstream's unique column does); under `2025-10` a repeated email is instead the existing user,
+ * updated ({@link upserted}), whatever the wallet (the email conflict is the one upstream's insert
+ * resolves). A failing agent does not undo the user: upstream answers 201 with `agentError`.
  */
 export async function registerUser(deps: Deps, input: RegisterUserInput): Promise<RegisterUserResult> {
   if (!input.walletAddress) throw new DomainError('USER_WALLET_REQUIRED');
   if (!WALLET_RE.test(input.walletAddress)) throw new DomainError('BAD_WALLET');
   const wallet = input.walletAddress.toLowerCase();
   const user = await deps.store.transact((tx) => {
+    const sameEmail = input.email === undefined ? undefined : tx.find('users', 'email', input.email.toLowerCase()).find((u) => u.email === input.email);
+    if (sameEmail && versionRule(deps, 'adminUserEmailConflict') === 'upsert') return tx.put('users', upserted(sameEmail, input, deps.clock.now()));
     if ((tx.count('users', 'wallet', wallet)) > 0) throw new DomainError('USER_WALLET_EXISTS');
-    if (input.email !== undefined && tx.find('users', 'email', input.email.toLowerCase()).some((u) => u.email === input.email)) {
-      throw new DomainError('USER_EMAIL_EXISTS');
-    }
+    if (sameEmail) throw new DomainError('USER_EMAIL_EXISTS');
     const now = deps.clock.now();
     const row: User = {
       id: deps.ids.uuid(), walletAddress: wallet, embeddedWalletAddress: input.embeddedWalletAddress?.toLowerCase() ?? null,

@@ -218,7 +218,11 @@ export async function executeTrade(deps: Deps, principal: Principal, input: Exec
     const rows = tx.find('balances', 'agentCompetition', deps.caches.pairKey(agentId, comp.id));
     const fromRow = findBalanceRow(rows, from);
     const available = fromRow?.amount ?? 0;
-    if (available < amount) throw new DomainError('INSUFFICIENT_BALANCE', {}, { details: { rule: 'balance', token: from, requested: amount, available } });
+    if (available < amount) {
+      // Upstream never checks the status: a pending competition's agents simply hold nothing yet. The hint says why.
+      const hint = comp.status === 'pending' ? { hint: `competition ${comp.id} is pending: balances are granted when it starts` } : {};
+      throw new DomainError('INSUFFICIENT_BALANCE', {}, { details: { rule: 'balance', token: from, requested: amount, available, ...hint } });
+    }
     const pct = comp.paperTradingConfig.maxTradePercentage;
     const value = portfolioValue(deps, rows, now) ?? 0;
     const maxTradeValueUsd = (value * pct) / 100;

@@ -148,6 +148,10 @@ describe('/api/competition/* (legacy, singular)', () => {
       expect(res.body.inactiveTeams).to.deep.equal([]);
       await s.call('POST', `/api/admin/teams/${b.teamId}/deactivate`, { key: ADMIN_KEY, body: { reason: 'Cheating' } });
       const after = await get('/api/competition/leaderboard', a.apiKey);
+      // The specification's team-era shape (docs/legacy.md): no ranked inactive rows, no inactiveTeamsFiltered.
+      expect(after.status).to.equal(200);
+      expect(after.body.success).to.equal(true);
+      expect(Object.keys(after.body)).to.deep.equal(['success', 'competition', 'leaderboard', 'inactiveTeams', 'hasInactiveTeams']);
       expect(after.body.leaderboard).to.deep.equal([{ rank: 1, teamId: a.teamId, teamName: 'Alpha', portfolioValue: 10000, active: true, deactivationReason: null }]);
       expect(after.body.inactiveTeams).to.deep.equal([{ teamId: b.teamId, teamName: 'Bravo', portfolioValue: 11500, active: false, deactivationReason: 'Cheating' }]);
       expect(after.body.hasInactiveTeams).to.equal(true);

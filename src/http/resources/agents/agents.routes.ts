@@ -1,6 +1,7 @@
 // Public agent routes: the agent list, one agent with stats and trophies, and its competitions.
 import { agentCompetitions } from '../../../domain/agents/competitions.js';
 import { listPublicAgents, publicAgentDetail } from '../../../domain/agents/public.js';
+import { versionRule } from '../../../domain/versions.js';
 import type { RouteDef } from '../../route.js';
 import { agentCompetitionsQuery, agentParams, agentsQuery, invalidAgentCompetitions, invalidAgentId } from './request.js';
 import { apiAgentCompetition, apiPublicAgent, apiPublicAgentDetail } from './serialize.js';
@@ -33,7 +34,7 @@ export const AGENTS_ROUTES: RouteDef[] = [
       });
       return {
         body: {
-          success: true, competitions: r.rows.map(apiAgentCompetition),
+          success: true, competitions: r.rows.map((row) => apiAgentCompetition(row, versionRule(world.deps, 'agentCompetitionCounters'))),
           pagination: { total: r.total, limit: query.limit, offset: query.offset, hasMore: query.offset + query.limit < r.total },
         },
       };

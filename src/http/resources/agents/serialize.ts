@@ -3,6 +3,7 @@ import type { AgentCompetitionRow } from '../../../domain/agents/competitions.js
 import type { PublicAgentDetail } from '../../../domain/agents/public.js';
 import type { Admin, Agent, User } from '../../../domain/model.js';
 import type { GlobalLeaderboard } from '../../../domain/rankings/global.js';
+import type { RuleValue } from '../../../domain/versions.js';
 import { apiCompetition } from '../competitions/serialize.js';
 import { iso } from '../shared/time.js';
 
@@ -74,13 +75,17 @@ export function apiPublicAgentDetail(d: PublicAgentDetail) {
  * An element of `GET /api/agents/{agentId}/competitions`: the competition row plus the agent's
  * summary there. Perps: Calmar ratio, simple return and max drawdown from the risk metrics
  * (`hasRiskMetrics` when they exist); spot-live: `simpleReturn = pnlPercent / 100`; else null.
+ * `counters` (the version's rule): both counters, or only the one of the competition's type.
  */
-export function apiAgentCompetition(r: AgentCompetitionRow) {
+export function apiAgentCompetition(r: AgentCompetitionRow, counters: RuleValue<'agentCompetitionCounters'> = 'both') {
   const c = r.competition;
   const spotLive = c.type === 'spot_live_trading';
+  const perps = c.type === 'perpetual_futures';
   return {
     ...apiCompetition(c), portfolioValue: r.portfolioValue, pnl: r.pnl, pnlPercent: r.pnlPercent, competitionType: c.type,
-    totalTrades: r.totalTrades, totalPositions: r.totalPositions, ...(r.bestPlacement ? { bestPlacement: r.bestPlacement } : {}),
+    ...(counters === 'both' || !perps ? { totalTrades: r.totalTrades } : {}),
+    ...(counters === 'both' || perps ? { totalPositions: r.totalPositions } : {}),
+    ...(r.bestPlacement ? { bestPlacement: r.bestPlacement } : {}),
     calmarRatio: r.risk?.calmarRatio ?? null, simpleReturn: spotLive ? r.pnlPercent / 100 : r.risk?.simpleReturn ?? null,
     maxDrawdown: r.risk?.maxDrawdown ?? null, hasRiskMetrics: r.risk !== null,
   };

@@ -173,9 +173,16 @@ export const Reward = component('Reward', shape({ competitionId: string, agentId
 
 /** An element of `GET /api/agents/{agentId}/competitions`. */
 export const AgentCompetition = component('AgentCompetition', shape({
-  ...competitionFields, portfolioValue: number, pnl: number, pnlPercent: number, competitionType: CompetitionType, totalTrades: integer,
-  totalPositions: integer, calmarRatio: nNumber, simpleReturn: nNumber, maxDrawdown: nNumber, hasRiskMetrics: boolean,
-}, { optional: { ...competitionOptional, bestPlacement: shape({ rank: integer, totalAgents: integer }) } }));
+  ...competitionFields, portfolioValue: number, pnl: number, pnlPercent: number, competitionType: CompetitionType,
+  calmarRatio: nNumber, simpleReturn: nNumber, maxDrawdown: nNumber, hasRiskMetrics: boolean,
+}, {
+  optional: {
+    ...competitionOptional, bestPlacement: shape({ rank: integer, totalAgents: integer }),
+    // Both counters in every version but 2025-10, which sends only the one of the competition's type.
+    totalTrades: { ...integer, description: 'Trades in the competition (0 in perps). API version 2025-10: absent on a perps row.' },
+    totalPositions: { ...integer, description: 'Perps positions, open and closed (0 in other types). API version 2025-10: present on a perps row only.' },
+  },
+}));
 
 /** A perps position (plus `side`). */
 export const positionFields: Record<string, JSONSchema> = {

@@ -1,0 +1,115 @@
+// How the MCP server's requests reach an API: in process through the server's own request path, or over HTTP with fetch.
+import { findRoute, routeTable, serveRequest, type RouteTable } from '../http/dispatch.js';
+import { LOAD_PATH, readBodyText } from '../http/body-text.js';
+import { ROUTES } from '../http/resources/index.js';
+import type { HttpWorld, RouteDef } from '../http/route.js';
+import type { ApiRequest } from './tools.js';
+
+/** An API's answer: its status and text, and the text's JSON (undefined when it is none). */
+export interface ApiAnswer {
+  status: number;
+  text: string;
+  json: unknown;
+}
+
+/** Sends one request with `key` as its bearer key; rejects only when the API cannot be reached. */
+export type Send = (req: ApiRequest, key: string) => Promise<ApiAnswer>;
+
+/** A request as the server's request path takes it, with its body as the JSON text a client sends. */
+interface DoorRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  bodyText?: string;
+}
+
+/**
+ * The one call into the server's request path: everything the in-process MCP server asks goes
+ * through here, so that a change of the request path's entry point is a change of this function.
+ * The body is read from its text with the rules `compsim serve` reads a socket's body by.
+ */
+async function throughDoor(world: HttpWorld, table: RouteTable, req: DoorRequest): Promise<{ status: number; body: unknown }> {
+  const readBody = () => (req.bodyText === undefined ? undefined : readBodyText(req.bodyText, req.headers['content-type'], req.path === LOAD_PATH));
+  return serveRequest(world, findRoute(table, req.method, req.path), { method: req.method, path: req.path, headers: req.headers, query: req.query, ip: '127.0.0.1', readBody });
+}
+
+/** One JSON round trip of an in-process answer: the text a socket would carry, and what a client parses from it. */
+function answerOf(status: number, body: unknown): ApiAnswer {
+  const text = body === undefined || body === null ? '' : JSON.stringify(body);
+  return { status, text, json: text === '' ? undefined : JSON.parse(text) };
+}
+
+/** Requests served by `world` in this process, through the same request path as `compsim serve` (no socket). */
+export function inProcessSend(world: HttpWorld, routes: readonly RouteDef[] = ROUTES): Send {
+  const table = routeTable(routes);
+  return async (req, key) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+    if (req.body !== undefined) headers['content-type'] = 'application/json';
+    const res = await throughDoor(world, table, { method: req.method, path: req.path, headers, query: req.query, ...(req.body !== undefined ? { bodyText: JSON.stringify(req.body) } : {}) });
+    return answerOf(res.status, res.body);
+  };
+}
+
+/** Bounds of a remote answer. */
+export interface RemoteOptions {
+  /** The fetch to use (default: the global one). */
+  fetch?: typeof fetch;
+  /** Longest wait for a whole answer, in ms (default 30 000). */
+  timeoutMs?: number;
+  /** Largest answer read, in bytes (default 8 MiB). */
+  maxBytes?: number;
+}
+
+/** The text of `res`, read up to `max` bytes; a longer answer rejects (its body is cancelled). */
+async function boundedText(res: Response, max: number): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw new Error(`the answer is larger than ${max} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Requests sent with fetch to the API at `baseUrl` (a compsim server, a world's base URL or the hosted service). */
+export function remoteSend(baseUrl: string, options: RemoteOptions = {}): Send {
+  const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const maxBytes = options.maxBytes ?? 8 * 2 ** 20;
+  const base = baseUrl.replace(/\/+$/, '');
+  return async (req, key) => {
+    const search = new URLSearchParams(req.query).toString();
+    const url = `${base}${req.path}${search ? `?${search}` : ''}`;
+    const headers: Record<string, string> = { authorization: `Bearer ${key}`, accept: 'application/json' };
+    if (req.body !== undefined) headers['content-type'] = 'application/json';
+    let res: Response;
+    let text: string;
+    try {
+      const signal = AbortSignal.timeout(timeoutMs);
+      res = await doFetch(url, { method: req.method, headers, signal, ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}) });
+      text = await boundedText(res, maxBytes);
+    } catch (err) {
+      // undici says only "fetch failed"; the reason (refused, unknown host, ...) is its cause.
+      const cause = (err as Error & { cause?: unknown }).cause;
+      const reason = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms`
+        : `${(err as Error).message}${cause instanceof Error ? ` (${cause.message})` : ''}`;
+      throw new Error(`${req.method} ${url} failed: ${reason}`);
+    }
+    let json: unknown;
+    try {
+      json = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, text, json };
+  };
+}
