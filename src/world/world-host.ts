@@ -88,7 +88,7 @@ export class WorldHost implements WorldsControl {
   private idsWritten: Promise<void> = Promise.resolve();
   private readonly now: () => number;
   private readonly newKey: () => string;
-  readonly log: StateLogger;
+  private readonly log: StateLogger;
 
   private constructor(readonly defaultWorld: World, private readonly options: WorldHostOptions) {
     this.serverKey = options.serverKey ?? randomKey();
@@ -350,7 +350,7 @@ export class WorldHost implements WorldsControl {
     }
   }
 
-  openState(dir: string): Promise<StatePersistence> {
+  private openState(dir: string): Promise<StatePersistence> {
     const s = this.options.state!;
     return StatePersistence.open(dir, { ...(s.log ? { log: s.log } : {}), ...(s.compactBytes !== undefined ? { compactBytes: s.compactBytes } : {}) });
   }
