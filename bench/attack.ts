@@ -59,6 +59,29 @@ export async function runAttack(launch: Launcher, o: { cases?: AttackCase[]; wal
   return report;
 }
 
+/** One request of a case, counted in its report: a status of 500 or more is a failure unless the case expects the 503 of a damaged world. */
+async function request(url: string, r: CaseReport, method: string, path: string, opts: Parameters<AttackContext['call']>[2] = {}): Promise<Answer> {
+  r.requests += 1;
+  let answer: Answer;
+  try {
+    const res = await fetch(`${url}${path}`, {
+      method, headers: { ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}), ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+      ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
+    });
+    const text = await res.text();
+    answer = { status: res.status, body: text ? JSON.parse(text) : undefined };
+  } catch (err) {
+    r.failures.push(`${method} ${path}: no answer (${(err as Error).message})`);
+    return { status: 0, body: undefined };
+  }
+  if (answer.status >= 500 && opts.expect5xx && answer.status === 503) r.expected503 += 1;
+  else if (answer.status >= 500) {
+    r.fiveXX += 1;
+    r.failures.push(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  }
+  return answer;
+}
+
 async function runCase(launch: Launcher, kase: AttackCase, wallClock: boolean, tokens: number): Promise<{ report: CaseReport; rssKb: number | null }> {
   const dir = mkdtempSync(join(tmpdir(), 'compsim-attack-'));
   const r: CaseReport = { name: kase.name, requests: 0, fiveXX: 0, expected503: 0, exits: 0, failures: [], notes: {} };
@@ -87,27 +110,7 @@ async function runCase(launch: Launcher, kase: AttackCase, wallClock: boolean, t
   const c: AttackContext = {
     dir, admin: ATTACK_ADMIN, wallClock, tokens,
     serverKey: () => serverKey,
-    async call(method, path, opts = {}) {
-      r.requests += 1;
-      let answer: Answer;
-      try {
-        const res = await fetch(`${server.url}${path}`, {
-          method, headers: { ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}), ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
-          ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
-        });
-        const text = await res.text();
-        answer = { status: res.status, body: text ? JSON.parse(text) : undefined };
-      } catch (err) {
-        r.failures.push(`${method} ${path}: no answer (${(err as Error).message})`);
-        return { status: 0, body: undefined };
-      }
-      if (answer.status >= 500 && opts.expect5xx && answer.status === 503) r.expected503 += 1;
-      else if (answer.status >= 500) {
-        r.fiveXX += 1;
-        r.failures.push(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-      }
-      return answer;
-    },
+    call: (method, path, opts = {}) => request(server.url, r, method, path, opts),
     async restart(gentle = false) {
       await stop(gentle ? 'SIGINT' : 'SIGKILL');
       server = await launch.serve(serveArgs(dir));
