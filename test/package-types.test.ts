@@ -1,10 +1,11 @@
-// The published package: `npm pack` installed into an outside project (strict, skipLibCheck off), which type-checks and runs a program importing compsim, compsim/msw and compsim/client, and serves the bundled demo world by name.
+// The published package: `npm pack` installed into an outside project (strict, skipLibCheck off), which type-checks docs/clients.md's snippets and runs a program importing compsim, compsim/msw and compsim/client, and serves the bundled demo world by name.
 import { expect } from 'chai';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { packedTarball } from './helpers/packed.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -43,7 +44,7 @@ const npm = (args: string[], cwd: string) => sh(process.platform === 'win32' ? '
 /** The consumer's program: the library, the msw handlers and the typed client, each used for real. */
 const PROGRAM = `import { createServer, createWorld, type World } from 'compsim';
 import { handlers } from 'compsim/msw';
-import { createClient, type ErrorResponse } from 'compsim/client';
+import { CompsimError, createClient, type ErrorResponse } from 'compsim/client';
 import { setupServer } from 'msw/node';
 import type { AddressInfo } from 'node:net';
 
@@ -58,7 +59,13 @@ const admin = createClient({ baseUrl, apiKey: ADMIN });
 const health = await admin.GET('/api/health');
 const moved = await admin.sim.advance('5m');
 const price = await admin.price(SOL);
-const denied: ErrorResponse | undefined = (await createClient({ baseUrl }).balances('3f1c9a4e-6b2d-4e8f-9a7c-1d2e3f4a5b6c')).error;
+const raw: ErrorResponse | undefined = (await createClient({ baseUrl }).GET('/api/agent/balances', { params: { query: { competitionId: '3f1c9a4e-6b2d-4e8f-9a7c-1d2e3f4a5b6c' } } })).error;
+let thrown: { status: number; message: string } | undefined;
+try {
+  await createClient({ baseUrl }).balances('3f1c9a4e-6b2d-4e8f-9a7c-1d2e3f4a5b6c');
+} catch (err) {
+  if (err instanceof CompsimError) thrown = { status: err.status, message: err.message };
+}
 server.close();
 
 const msw = setupServer(...handlers(world, { baseUrl: 'https://api.example' }));
@@ -69,7 +76,7 @@ msw.close();
 const demoUrl = process.env.DEMO_URL;
 const demo = demoUrl ? await createClient({ baseUrl: demoUrl }).GET('/api/competitions', { params: { query: { status: 'active' } } }) : undefined;
 console.log(JSON.stringify({
-  health: health.data?.status, now: moved.data?.now, price: price.data?.price, denied, viaMsw: viaMsw.data?.now,
+  health: health.data?.status, now: moved.now, price: price.price, raw, thrown, viaMsw: viaMsw.now,
   demo: demo?.data?.competitions.map((c) => c.name),
 }));
 `;
@@ -84,9 +91,7 @@ describe('the published package (npm pack, installed into an outside project)', 
     work = mkdtempSync(join(tmpdir(), 'compsim-pack-'));
     consumer = join(work, 'consumer');
     // `npm pack` runs `prepare` (the build), so the tarball holds what a publish would.
-    const packed = npm(['pack', '--json', '--pack-destination', work, '--loglevel=error'], ROOT);
-    expect(packed.status, packed.out).to.equal(0);
-    const tarball = join(work, (JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string }[])[0]!.filename);
+    const tarball = packedTarball();
     mkdirSync(consumer);
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     // Offline from the npm cache when it has everything (a machine that ran `npm ci`), else from the registry.
@@ -99,9 +104,14 @@ describe('the published package (npm pack, installed into an outside project)', 
         target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true,
         exactOptionalPropertyTypes: true, skipLibCheck: false, types: ['node'], outDir: 'out',
       },
-      include: ['bot.ts'],
+      include: ['bot.ts', 'clients-doc-*.ts'],
     }));
     writeFileSync(join(consumer, 'bot.ts'), PROGRAM);
+    // docs/clients.md's snippets as a user pastes them into an ES module project (names they leave to the reader declared first).
+    const snippets = [...readFileSync(join(ROOT, 'docs', 'clients.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(snippets).to.have.length(2);
+    const given = "import { createClient } from 'compsim/client';\ndeclare const SERVER_KEY: string, USDC: string, SOL: string;\n";
+    snippets.forEach((text, i) => writeFileSync(join(consumer, `clients-doc-${i + 1}.ts`), i === 0 ? text : `${given}${text}`));
   });
 
   after(() => rmSync(work, { recursive: true, force: true }));
@@ -131,7 +141,7 @@ describe('the published package (npm pack, installed into an outside project)', 
     expect([...undeclared]).to.deep.equal([]);
   });
 
-  it('type-checks a program importing compsim, compsim/msw and compsim/client (strict, skipLibCheck off) and runs it', async () => {
+  it('type-checks a program importing compsim, compsim/msw and compsim/client and the docs\' client snippets (strict, skipLibCheck off), and runs the program', async () => {
     const checked = sh(process.execPath, [TSC, '-p', join(consumer, 'tsconfig.json')], consumer);
     expect(checked.out).to.equal('');
     expect(checked.status).to.equal(0);
@@ -153,7 +163,8 @@ describe('the published package (npm pack, installed into an outside project)', 
       expect(ran.status).to.equal(0);
       expect(JSON.parse(ran.stdout)).to.deep.equal({
         health: 'ok', now: '2025-01-01T00:05:00.000Z', price: 150, viaMsw: '2025-01-01T00:05:00.000Z', demo: ['Demo Spring Cup'],
-        denied: { success: false, error: '[AuthMiddleware] Authentication required. No API key provided. Use Authorization: Bearer YOUR_API_KEY' },
+        raw: { success: false, error: '[AuthMiddleware] Authentication required. No API key provided. Use Authorization: Bearer YOUR_API_KEY' },
+        thrown: { status: 401, message: '[AuthMiddleware] Authentication required. No API key provided. Use Authorization: Bearer YOUR_API_KEY' },
       });
     } finally {
       serve.kill('SIGINT');

@@ -1,15 +1,24 @@
 // Command-line parsing for every compsim command on util.parseArgs (usage errors exit 2), common value parsers, and the options of `compsim serve`.
+import { editDistance } from '../domain/edit-distance.js';
 import { API_VERSIONS, type ApiVersion } from '../domain/versions.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** A usage error: printed with the usage text, exit code 2. */
 export class UsageError extends Error {}
 
+/** An option the command does not have, or an argument where it takes none: a one-line pointer to `--help` instead of the usage text. */
+export class UnknownArgumentError extends UsageError {}
+
 /**
- * Reports a command's failure on `stderr` as `<prefix>: <message>` and gives its exit code: a
- * {@link UsageError} is followed by the usage text (2), anything else stands alone (1).
+ * Reports a command's failure on `stderr` as `<prefix>: <message>` and gives its exit code: an
+ * {@link UnknownArgumentError} is followed by a pointer to `help` (2), another {@link UsageError}
+ * by the usage text (2), anything else stands alone (1).
  */
-export function failure(prefix: string, usage: string, err: unknown, stderr: { write(text: string): unknown }): number {
+export function failure(prefix: string, usage: string, err: unknown, stderr: { write(text: string): unknown }, help = `${prefix} --help`): number {
+  if (err instanceof UnknownArgumentError) {
+    stderr.write(`${prefix}: ${err.message}\nRun '${help}' for the options.\n`);
+    return 2;
+  }
   if (err instanceof UsageError) {
     stderr.write(`${prefix}: ${err.message}\n\n${usage}\n`);
     return 2;
@@ -35,15 +44,34 @@ export function parseFlags<O extends Options>(argv: readonly string[], options: 
   const parsed = parseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
   for (const t of parsed.tokens) {
     if (t.kind !== 'option') {
-      if (!positionals) throw new UsageError(`unknown option '${argv[t.index]}'`);
+      if (!positionals) throw new UnknownArgumentError(`unexpected argument '${argv[t.index]}'${didYouMean(argv[t.index]!, Object.keys(options))}`);
       continue;
     }
     const type = Object.hasOwn(options, t.name) ? options[t.name]!.type : undefined;
-    if (type === undefined) throw new UsageError(`unknown option '${argv[t.index]}'`);
+    if (type === undefined) throw new UnknownArgumentError(`unknown option '${argv[t.index]}'${didYouMean(t.name, Object.keys(options))}`);
     if (type === 'boolean' && t.value !== undefined) throw new UsageError(`${t.rawName} takes no value`);
     if (type === 'string' && (t.value === undefined || (!t.inlineValue && t.value.startsWith('--')))) throw new UsageError(`${t.rawName} needs a value`);
   }
   return parsed as unknown as ReturnType<typeof parseArgs<{ options: O; allowPositionals: true }>>;
+}
+
+/**
+ * ` (did you mean --port?)` for the name `given` most likely meant among `names` (written with
+ * `lead`): the one it begins, or the closest within two edits (one for names under four
+ * letters); '' when none is close.
+ */
+export function didYouMean(given: string, names: readonly string[], lead = '--'): string {
+  const name = given.replace(/^-+/, '').toLowerCase();
+  if (name === '') return '';
+  const starts = names.filter((n) => n.startsWith(name));
+  if (starts.length === 1) return ` (did you mean ${lead}${starts[0]}?)`;
+  const limit = name.length >= 4 ? 2 : 1;
+  let best: { n: string; d: number } | undefined;
+  for (const n of names) {
+    const d = editDistance(name, n);
+    if (d <= limit && (best === undefined || d < best.d)) best = { n, d };
+  }
+  return best ? ` (did you mean ${lead}${best.n}?)` : '';
 }
 
 /** `parse(value)`, or undefined for an option not given. */
@@ -112,6 +140,10 @@ export interface ServeArgs {
   unknownTokens?: 'refuse' | 'synthetic';
   /** `--max-worlds <n>`: most worlds created through `/api/sim/worlds` held at once (default 64). */
   maxWorlds?: number;
+  /** `--print-keys text|json`: the start-up banner as text (default) or as one JSON line of URL, keys and ids. */
+  printKeys?: 'text' | 'json';
+  /** `--keys-file <path>`: write that JSON document to this file once the server answers. */
+  keysFile?: string;
   /** `--mcp`: serve MCP over Streamable HTTP at `/mcp` (agents authenticate with their API key). */
   mcp?: boolean;
 }
@@ -148,6 +180,8 @@ Options:
   --inference-signer <addr>   trust this inference signer too (repeatable; upstream's is always trusted)
   --max-worlds <n>      most worlds POST /api/sim/worlds may create besides the default one (default 64)
   --mcp                 also serve MCP (Streamable HTTP) at /mcp: the agent tools for each agent's API key
+  --print-keys text|json  print the URL, keys and ids at start-up as text (default) or as one JSON line
+  --keys-file <path>    write them as JSON to <path> once the server answers (an older file is removed at start)
   -h, --help            show this help`;
 
 const SERVE_OPTIONS = {
@@ -155,6 +189,7 @@ const SERVE_OPTIONS = {
   clock: { type: 'string', default: 'manual' }, world: str, 'admin-key': str, 'log-level': { type: 'string', default: 'info' },
   'sim-api': bool, 'rate-limits': str, state: str, 'state-compact-mb': str, 'wallet-domain': str,
   'inference-signer': { type: 'string', multiple: true }, 'api-version': str, 'unknown-tokens': str, 'max-worlds': str, mcp: bool,
+  'print-keys': str, 'keys-file': str,
 } as const;
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -179,5 +214,6 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
     apiVersion: opt(v['api-version'], (a) => choice('--api-version', a, API_VERSIONS)),
     unknownTokens: opt(v['unknown-tokens'], (u) => choice('--unknown-tokens', u, ['refuse', 'synthetic'])),
     maxWorlds: opt(maxWorlds, Number), mcp: v.mcp,
+    printKeys: opt(v['print-keys'], (k) => choice('--print-keys', k, ['text', 'json'])), keysFile: v['keys-file'],
   });
 }

@@ -30,13 +30,15 @@ function className(file: string): string {
  * `<testsuite>` named `suite`, and a `<testcase>` per file (`name` the file, `classname` its folder).
  * A failed step is a `<failure>` (message: where and why; text: the step, the request, the status
  * and the expected/actual diff); a file that does not validate is an `<error>`. Seed and log
- * hash are `<properties>` of each case.
+ * hash are `<properties>` of each case. `unreachable` (why the target did not answer) adds one
+ * case named after the target with an `<error type="unreachable">`, so CI shows the server down
+ * once instead of a failure per file.
  */
-export function renderJunit(suite: string, cases: readonly JunitCase[], target: string): string {
+export function renderJunit(suite: string, cases: readonly JunitCase[], target: string, unreachable?: string): string {
   const failures = cases.filter((c) => !c.result.ok && c.result.failure?.verb !== 'file').length;
-  const errors = cases.filter((c) => !c.result.ok && c.result.failure?.verb === 'file').length;
+  const errors = cases.filter((c) => !c.result.ok && c.result.failure?.verb === 'file').length + (unreachable === undefined ? 0 : 1);
   const time = seconds(cases.reduce((s, c) => s + c.ms, 0));
-  const head = `tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="0" time="${time}"`;
+  const head = `tests="${cases.length + (unreachable === undefined ? 0 : 1)}" failures="${failures}" errors="${errors}" skipped="0" time="${time}"`;
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${attr(suite)}" ${head}>`,
@@ -57,6 +59,10 @@ export function renderJunit(suite: string, cases: readonly JunitCase[], target: 
     }
     out.push(`      <system-out>${xmlEscape(`${r.stepsPassed}/${r.steps} steps, ${r.requests} requests, log sha256 ${r.hash || '-'}`)}</system-out>`);
     out.push('    </testcase>');
+  }
+  if (unreachable !== undefined) {
+    out.push(`    <testcase name="${attr(`target ${target}`)}" classname="compsim.target" time="0.000">`,
+      `      <error message="${attr(unreachable)}" type="unreachable">${xmlEscape(unreachable)}</error>`, '    </testcase>');
   }
   out.push('  </testsuite>', '</testsuites>', '');
   return out.join('\n');

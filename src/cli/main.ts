@@ -2,7 +2,10 @@
 // compsim command line: `serve` builds a world (optionally from a fixture) and serves it over HTTP; `run` and `record` handle scenarios; `mcp` serves MCP over stdio.
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { failure, parseServeArgs, USAGE, type ServeArgs } from './args.js';
+import { didYouMean, failure, parseServeArgs, USAGE, type ServeArgs } from './args.js';
+
+/** The commands, for the did-you-mean of an unknown one. */
+const COMMANDS = ['serve', 'run', 'record', 'sweep', 'replay', 'fork', 'state', 'openapi', 'sign-wallet', 'sign-inference', 'mcp'];
 
 /**
  * Runs `compsim serve`; resolves once the server listens, returns a stop function. The server stack
@@ -34,7 +37,7 @@ export async function main(argv: string[], io: CliIo = process): Promise<number>
     return cmd === undefined ? 2 : 0;
   }
   if (cmd !== 'serve') {
-    io.stderr.write(`compsim: unknown command '${cmd}'\n\n${USAGE}\n`);
+    io.stderr.write(`compsim: unknown command '${cmd}'${didYouMean(cmd, COMMANDS, '')}\nRun 'compsim --help' for the commands.\n`);
     return 2;
   }
   let args: ServeArgs;
@@ -43,7 +46,7 @@ export async function main(argv: string[], io: CliIo = process): Promise<number>
     args = parseServeArgs(rest);
     running = await serve(args, io.stdout);
   } catch (err) {
-    return failure('compsim', USAGE, err, io.stderr);
+    return failure('compsim', USAGE, err, io.stderr, 'compsim serve --help');
   }
   await new Promise<void>((resolve) => {
     const onSignal = (sig: string) => {

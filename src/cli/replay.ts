@@ -11,7 +11,7 @@ import { runScenario, type ScenarioResult } from '../harness/runner.js';
 import { validateScenario } from '../harness/schema.js';
 import { parseDuration } from '../harness/steps.js';
 import { httpTarget, type Target } from '../harness/targets.js';
-import { bool, choice, defined, opt, parseFlags, seedValue, str, urlValue, UsageError } from './args.js';
+import { bool, choice, defined, failure, opt, parseFlags, seedValue, str, urlValue, UsageError } from './args.js';
 import { inProcessTarget } from '../world/in-process-target.js';
 import type { OutputStream } from './run-output.js';
 
@@ -264,8 +264,7 @@ export async function replayMain(argv: readonly string[], io: { stdout: OutputSt
     args = parseReplayArgs(argv);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    io.stderr.write(`compsim replay: ${err.message}\n\n${REPLAY_USAGE}\n`);
-    return 2;
+    return failure('compsim replay', REPLAY_USAGE, err, io.stderr);
   }
   const makeTarget = () => (args.target ? httpTarget(args.target, { adminKey: args.adminKey! }) : inProcessTarget());
   try {

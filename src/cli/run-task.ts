@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { collectReport, type ScenarioReport } from '../harness/report.js';
 import { runScenario, type RunEvent, type ScenarioResult } from '../harness/runner.js';
 import { loadScenario, ScenarioError } from '../harness/schema.js';
-import { httpTarget, type Target } from '../harness/targets.js';
+import { httpTarget, TargetUnreachable, type Target } from '../harness/targets.js';
 import { worldTarget, type ScenarioWorld } from '../harness/world-target.js';
 import type { TaskContext } from './pool.js';
 import { inProcessTarget } from '../world/in-process-target.js';
@@ -36,6 +36,8 @@ export interface FileOutcome {
   ms: number;
   /** The world the file ran in, when `--keep-worlds` kept it. */
   world?: ScenarioWorld;
+  /** Why the target stopped answering after the file's steps (its world could not be deleted). */
+  unreachable?: string;
 }
 
 /** Builds the target a spec names. */
@@ -84,11 +86,17 @@ export async function runFileOn(file: string, target: Target, setup: Omit<RunSet
 export async function runFile(file: string, ctx: TaskContext<RunSetup>): Promise<FileOutcome> {
   const target = targetFor(ctx.setup.target);
   let outcome: FileOutcome;
+  let lost: string | undefined;
   try {
     outcome = await runFileOn(file, target, ctx.setup, ctx.setup.steps ? (e) => e.kind === 'step' && ctx.emit(e) : undefined);
   } finally {
-    await target.close();
+    // Deleting the file's world needs the server: one that stopped answering is the run's to report.
+    await target.close().catch((err: unknown) => {
+      if (!(err instanceof TargetUnreachable)) throw err;
+      lost = err.message;
+    });
   }
+  if (lost !== undefined) outcome = { ...outcome, unreachable: lost };
   // A kept world is listed once its file's target closes.
   const world = target.worlds?.[0];
   return world ? { ...outcome, world } : outcome;

@@ -1,11 +1,11 @@
-// `compsim run`: runs scenario files (a stable shard of them, on worker threads) against a target, prints progress and failures, writes reports and JUnit XML; exit 0/1/2.
+// `compsim run`: runs scenario files (a stable shard of them, on worker threads) against a target, prints progress and failures, writes reports and JUnit XML; exit 0/1/2/3.
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { findScenarioFiles, MissingPathError } from '../harness/files.js';
 import { renderHtml } from '../harness/report-html.js';
 import { renderMarkdown, runResult, type ScenarioReport } from '../harness/report.js';
 import type { RunEvent } from '../harness/runner.js';
-import type { Target } from '../harness/targets.js';
+import { TargetUnreachable, unreachable, type Target } from '../harness/targets.js';
 import type { ScenarioWorld } from '../harness/world-target.js';
 import { bool, defined, failure, opt, parseFlags, str, urlValue, UsageError } from './args.js';
 import { renderJunit } from './junit.js';
@@ -37,7 +37,8 @@ export interface RunArgs {
 export const RUN_USAGE = `Usage: compsim run <scenario files or folders...> [options]
 
 Runs *.scenario.json files (folders are searched recursively) and exits 0 when all pass,
-1 when any fails, 2 on usage errors.
+1 when any fails, 2 on usage errors, 3 when the --target server does not answer (no file is
+then counted as failed; --junit shows it as one error).
 
 Options:
   --target <url>        run against a server (e.g. http://127.0.0.1:3000 started with
@@ -122,7 +123,95 @@ function remoteSpec(args: RunArgs): TargetSpec {
   return { kind: 'http', url: args.targetWorld === 'default' ? url : `${url}/worlds/${args.targetWorld}`, adminKey: args.adminKey! };
 }
 
-/** Runs `compsim run` with parsed arguments; resolves to the exit code. */
+/** Exit code of a run whose target did not answer (server down, wrong port): not a scenario failure. */
+export const EXIT_UNREACHABLE = 3;
+
+/** Checks that the target answers at all (any HTTP status will do) before any file runs. */
+async function probe(spec: TargetSpec): Promise<void> {
+  if (spec.kind === 'in-process') return;
+  try {
+    await (await fetch(`${spec.url}/api/health`)).arrayBuffer();
+  } catch (err) {
+    throw unreachable(spec.url, err);
+  }
+}
+
+/** What running the files gave, in file order. */
+interface Ran { outcomes: FileOutcome[]; targetLabel: string; callerWorlds: readonly ScenarioWorld[] }
+
+/** Runs the files on a caller's own target object, here, one after another (it cannot cross threads). */
+async function runOnCallerTarget(files: string[], target: Target, report: boolean, progress: Progress): Promise<Ran> {
+  const outcomes: FileOutcome[] = [];
+  try {
+    for (const [i, file] of files.entries()) {
+      progress.begin(i, file);
+      const outcome = await runFileOn(file, target, { report, steps: true }, progress.onEvent);
+      outcomes.push(outcome);
+      progress.end(outcome.result, outcome.ms);
+    }
+  } finally {
+    progress.finish();
+    await target.close();
+  }
+  return { outcomes, targetLabel: target.label, callerWorlds: (target as { worlds?: readonly ScenarioWorld[] }).worlds ?? [] };
+}
+
+/** Runs the files on worker threads (or in this thread with one worker), printing results in file order. */
+async function runOnPool(files: string[], args: RunArgs, spec: TargetSpec, progress: Progress): Promise<Ran> {
+  const outcomes: FileOutcome[] = new Array<FileOutcome>(files.length);
+  const workers = args.workers ?? (args.targetWorld !== undefined ? 1 : defaultWorkers());
+  const setup: RunSetup = { target: spec, report: args.report !== undefined, steps: Math.min(workers, files.length) <= 1 };
+  // Lines come out in file order whatever order the files finish in.
+  let printed = 0;
+  const done = new Map<number, FileOutcome>();
+  try {
+    await runPool(files, {
+      module: RUN_TASK, fn: 'runFile', workers, setup,
+      // With several workers the biggest files go first, so no long file starts last.
+      ...(workers > 1 ? { order: bySizeDescending(files) } : {}),
+      onStart: (i) => progress.begin(i, files[i]!),
+      onEvent: (_, e) => progress.onEvent(e as RunEvent),
+      onDone: (i, outcome: FileOutcome) => {
+        outcomes[i] = outcome;
+        done.set(i, outcome);
+        for (let o = done.get(printed); o !== undefined; o = done.get(printed)) {
+          progress.end(o.result, o.ms);
+          done.delete(printed++);
+        }
+      },
+    });
+  } catch (err) {
+    if (err instanceof TaskError) throw new Error(err.message);
+    throw err;
+  } finally {
+    progress.finish();
+  }
+  return { outcomes, targetLabel: targetFor(spec).label, callerWorlds: [] };
+}
+
+/** Writes `--report` and `--junit` (a target that stopped answering is one `<error>` there, not a failure per file). */
+function writeFiles(args: RunArgs, run: ReturnType<typeof runResult>, outcomes: FileOutcome[], down: string | undefined, human: OutputStream): void {
+  if (args.report !== undefined) {
+    const dir = args.report;
+    mkdirSync(join(dir, 'logs'), { recursive: true });
+    writeFileSync(join(dir, 'result.json'), `${JSON.stringify(run, null, 2)}\n`);
+    writeFileSync(join(dir, 'summary.md'), renderMarkdown(run));
+    writeFileSync(join(dir, 'report.html'), renderHtml(run));
+    for (const o of outcomes) if (o.result.log !== '') writeFileSync(join(dir, 'logs', logFileName(o.result.file)), o.result.log);
+    human.write(`report: ${join(dir, 'report.html')}, ${join(dir, 'summary.md')}, ${join(dir, 'result.json')}\n`);
+  }
+  if (args.junit !== undefined) {
+    const suite = args.shard && args.shard.count > 1 ? `compsim run (shard ${args.shard.index}/${args.shard.count})` : 'compsim run';
+    mkdirSync(dirname(args.junit), { recursive: true });
+    writeFileSync(args.junit, renderJunit(suite, outcomes.map((o) => ({ result: o.result, ms: o.ms })), run.target, down));
+    human.write(`junit: ${args.junit}\n`);
+  }
+}
+
+/**
+ * Runs `compsim run` with parsed arguments; resolves to the exit code: 0 all passed, 1 any
+ * failed, {@link EXIT_UNREACHABLE} when the target did not answer (no file is then counted failed).
+ */
 export async function runCommand(args: RunArgs, io: RunIo, makeTarget?: () => Target): Promise<number> {
   let all: string[];
   try {
@@ -135,86 +224,38 @@ export async function runCommand(args: RunArgs, io: RunIo, makeTarget?: () => Ta
   const files = pickShard(all, args.shard, shardKey);
   const human = args.json ? io.stderr : io.stdout;
   const spec: TargetSpec = args.target ? remoteSpec(args) : { kind: 'in-process' };
-  const report = args.report !== undefined;
   if (args.shard && args.shard.count > 1) human.write(`shard ${args.shard.index}/${args.shard.count}: ${files.length} of ${all.length} scenario files\n`);
-  const progress = new Progress(human, files.length);
-  const outcomes: FileOutcome[] = new Array<FileOutcome>(files.length);
-  let targetLabel: string;
-  let callerWorlds: readonly ScenarioWorld[] = [];
-  if (makeTarget) {
-    // A caller's own target object cannot cross threads: its files run here, one after another.
-    const target = makeTarget();
-    targetLabel = target.label;
-    try {
-      for (const [i, file] of files.entries()) {
-        progress.begin(i, file);
-        const outcome = await runFileOn(file, target, { report, steps: true }, progress.onEvent);
-        outcomes[i] = outcome;
-        progress.end(outcome.result, outcome.ms);
-      }
-    } finally {
-      progress.finish();
-      await target.close();
-      callerWorlds = (target as { worlds?: readonly ScenarioWorld[] }).worlds ?? [];
-    }
-  } else {
-    targetLabel = targetFor(spec).label;
-    const workers = args.workers ?? (args.targetWorld !== undefined ? 1 : defaultWorkers());
-    const setup: RunSetup = { target: spec, report, steps: Math.min(workers, files.length) <= 1 };
-    // Lines come out in file order whatever order the files finish in.
-    let printed = 0;
-    const done = new Map<number, FileOutcome>();
-    try {
-      await runPool(files, {
-        module: RUN_TASK, fn: 'runFile', workers, setup,
-        // With several workers the biggest files go first, so no long file starts last.
-        ...(workers > 1 ? { order: bySizeDescending(files) } : {}),
-        onStart: (i) => progress.begin(i, files[i]!),
-        onEvent: (_, e) => progress.onEvent(e as RunEvent),
-        onDone: (i, outcome: FileOutcome) => {
-          outcomes[i] = outcome;
-          done.set(i, outcome);
-          for (let o = done.get(printed); o !== undefined; o = done.get(printed)) {
-            progress.end(o.result, o.ms);
-            done.delete(printed++);
-          }
-        },
-      });
-    } catch (err) {
-      if (err instanceof TaskError) throw new Error(err.message);
-      throw err;
-    } finally {
-      progress.finish();
-    }
+  let ran: Ran;
+  let down: string | undefined;
+  try {
+    if (!makeTarget) await probe(spec);
+    const progress = new Progress(human, files.length);
+    ran = makeTarget ? await runOnCallerTarget(files, makeTarget(), args.report !== undefined, progress) : await runOnPool(files, args, spec, progress);
+  } catch (err) {
+    if (!(err instanceof TargetUnreachable)) throw err;
+    ran = { outcomes: [], targetLabel: targetFor(spec).label, callerWorlds: [] };
+    down = err.message;
   }
-  const results = outcomes.map((o) => o.result);
+  // Files the target stopped answering during are not the scenarios' failures: the run reports the target instead.
+  const lost = ran.outcomes.filter((o) => o.result.failure?.unreachable);
+  down ??= lost[0]?.result.failure?.message ?? ran.outcomes.find((o) => o.unreachable !== undefined)?.unreachable;
+  const outcomes = ran.outcomes.filter((o) => !o.result.failure?.unreachable);
   const reports = new Map<string, ScenarioReport>();
   for (const o of outcomes) if (o.report) reports.set(o.result.file, o.report);
-  const run = runResult(targetLabel, results, report ? reports : undefined);
+  const run = runResult(ran.targetLabel, outcomes.map((o) => o.result), args.report !== undefined ? reports : undefined);
   const failed = run.summary.failed;
-  human.write(`\n${run.summary.scenarios} scenario${run.summary.scenarios === 1 ? '' : 's'}: ${run.summary.passed} passed, ${failed} failed (target: ${targetLabel})\n`);
-  if (args.report !== undefined) {
-    const dir = args.report;
-    mkdirSync(join(dir, 'logs'), { recursive: true });
-    writeFileSync(join(dir, 'result.json'), `${JSON.stringify(run, null, 2)}\n`);
-    writeFileSync(join(dir, 'summary.md'), renderMarkdown(run));
-    writeFileSync(join(dir, 'report.html'), renderHtml(run));
-    for (const r of results) if (r.log !== '') writeFileSync(join(dir, 'logs', logFileName(r.file)), r.log);
-    human.write(`report: ${join(dir, 'report.html')}, ${join(dir, 'summary.md')}, ${join(dir, 'result.json')}\n`);
-  }
-  if (args.junit !== undefined) {
-    const suite = args.shard && args.shard.count > 1 ? `compsim run (shard ${args.shard.index}/${args.shard.count})` : 'compsim run';
-    mkdirSync(dirname(args.junit), { recursive: true });
-    writeFileSync(args.junit, renderJunit(suite, outcomes.map((o) => ({ result: o.result, ms: o.ms })), targetLabel));
-    human.write(`junit: ${args.junit}\n`);
-  }
-  const kept = [...callerWorlds, ...outcomes.flatMap((o) => (o.world ? [o.world] : []))];
+  human.write(`\n${run.summary.scenarios} scenario${run.summary.scenarios === 1 ? '' : 's'}: ${run.summary.passed} passed, ${failed} failed (target: ${ran.targetLabel})\n`);
+  writeFiles(args, run, outcomes, down, human);
+  const kept = [...ran.callerWorlds, ...outcomes.flatMap((o) => (o.world ? [o.world] : []))];
   if (kept.length > 0) {
     human.write(`kept ${kept.length} world${kept.length === 1 ? '' : 's'} (delete with DELETE ${args.target}/api/sim/worlds/<id>):\n`);
     for (const w of kept) human.write(`  ${w.file}: ${w.url}  admin key ${w.adminKey}\n`);
   }
-  if (args.json) io.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
-  return failed > 0 ? 1 : 0;
+  if (args.json) io.stdout.write(`${JSON.stringify(down === undefined ? run : { ...run, ok: false, unreachable: down }, null, 2)}\n`);
+  if (down === undefined) return failed > 0 ? 1 : 0;
+  const notRun = files.length - outcomes.length;
+  io.stderr.write(`compsim run: ${down} (is the server up? start it with compsim serve --sim-api); ${notRun} of ${files.length} scenario file${files.length === 1 ? '' : 's'} did not run\n`);
+  return EXIT_UNREACHABLE;
 }
 
 /** Entry of `compsim run` from main: parses, runs, maps usage errors to exit code 2. */

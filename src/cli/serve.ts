@@ -1,5 +1,5 @@
 // `compsim serve`: builds a world (optionally from a fixture and a state directory) and serves it over HTTP.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { createLogger } from '../http/adapters/logging.js';
 import { answerOutsideKoa, createServer } from '../http/adapters/server.js';
 import { createWorld, storedProblem, type World } from '../world/world.js';
-import type { WorldFixture } from '../world/fixture.js';
+import { BUNDLED_WORLDS_DIR, bundledWorlds, isBundledWorld, type WorldFixture } from '../world/fixture.js';
 import { UsageError, type ServeArgs } from './args.js';
 import { openServeState } from './state.js';
 import { WorldHost, worldOfFailure } from '../world/world-host.js';
@@ -22,22 +22,13 @@ const SWEEP_MS = 10_000;
 /** Wall time after start-up before the lazily loaded libraries are loaded anyway. */
 const PRELOAD_AFTER_MS = 1000;
 
-/** The world fixtures shipped with the package (`fixtures/worlds/<name>.json`, beside `src` and `dist`). */
-export const BUNDLED_WORLDS_DIR = join(import.meta.dirname, '..', '..', 'fixtures', 'worlds');
-
-/** Names of the bundled worlds (`demo`, ...), sorted. */
-export function bundledWorlds(): string[] {
-  return readdirSync(BUNDLED_WORLDS_DIR).filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length)).sort();
-}
-
 /**
  * The file `--world` names: an existing file as given, else a bundled world's name (`demo`), so the
  * option works from any directory. A bare name that is neither is a usage error listing the bundled ones.
  */
 export function resolveWorldFile(world: string): string {
   if (existsSync(world) || !/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(world)) return world;
-  const bundled = join(BUNDLED_WORLDS_DIR, `${world}.json`);
-  if (existsSync(bundled)) return bundled;
+  if (isBundledWorld(world)) return join(BUNDLED_WORLDS_DIR, `${world}.json`);
   throw new UsageError(`unknown world '${world}': not a file, nor a bundled world (${bundledWorlds().join(', ')})`);
 }
 
@@ -85,8 +76,47 @@ function banner(world: World, host: WorldHost, url: string, args: ServeArgs, adm
   return lines.join('\n');
 }
 
-/** The default world (from its state directory when there is one) and the host of the created ones; on failure, nothing stays open. */
-async function buildWorlds(args: ServeArgs, url: string, fixture: WorldFixture | undefined, logger: Logger): Promise<{ world: World; host: WorldHost; state: StatePersistence | undefined }> {
+/** What `--print-keys json` prints and `--keys-file` holds: where the server is, its keys, and what the world fixture made. */
+export interface ServeKeys {
+  url: string;
+  version: string;
+  seed: number | string;
+  clock: 'manual' | 'system';
+  apiVersion: string;
+  /** The default world's admin key; null when it has none yet (`POST /api/admin/setup` creates one). */
+  adminKey: string | null;
+  /** The key that creates worlds (`POST /api/sim/worlds`); null without `--sim-api`. */
+  serverKey: string | null;
+  agents: { id: string; name: string; handle: string; apiKey: string }[];
+  competitions: { id: string; name: string; status: string }[];
+}
+
+function keysOf(world: World, host: WorldHost, url: string, args: ServeArgs): ServeKeys {
+  const { config } = world.deps;
+  return {
+    url, version: config.version, seed: config.seed, clock: args.clock, apiVersion: config.apiVersion,
+    adminKey: world.adminKey, serverKey: args.simApi ? host.serverKey : null,
+    agents: world.fixture.agents.map((a) => ({ id: a.id, name: a.name, handle: a.handle, apiKey: a.apiKey })),
+    competitions: world.fixture.competitions.map((c) => ({ id: c.id, name: c.name, status: c.status })),
+  };
+}
+
+/** Writes the keys document whole (a reader polling for the file never sees half of it). */
+function writeKeysFile(path: string, keys: ServeKeys): void {
+  const partial = `${path}.partial`;
+  try {
+    writeFileSync(partial, `${JSON.stringify(keys, null, 2)}\n`);
+    renameSync(partial, path);
+  } catch (err) {
+    throw new Error(`cannot write --keys-file '${path}': ${(err as Error).message}`);
+  }
+}
+
+/** The worlds a server serves: the default one (with its state directory, if any) and the host of the created ones. */
+interface Opened { world: World; worldHost: WorldHost; state: StatePersistence | undefined }
+
+/** Builds the default world and the host of created ones; on failure, releases the state directory. */
+async function openWorlds(args: ServeArgs, fixture: WorldFixture | undefined, url: string, logger: Logger): Promise<Opened> {
   let state: StatePersistence | undefined;
   try {
     state = args.state ? await openServeState(args.state, logger, args.stateCompactMb) : undefined;
@@ -105,7 +135,7 @@ async function buildWorlds(args: ServeArgs, url: string, fixture: WorldFixture |
     // A world file is outside input: what it made must load back from the world's own dump.
     const problem = fixture && fresh ? await storedProblem(world) : null;
     if (problem) throw new Error(`world file ${args.world}: the world it makes would not load back from its own dump: ${problem}`);
-    const host = await WorldHost.open(world, {
+    const worldHost = await WorldHost.open(world, {
       ...(args.maxWorlds !== undefined ? { maxWorlds: args.maxWorlds } : {}),
       // Created worlds are served like the default one; their own options come with the request.
       base: {
@@ -116,7 +146,7 @@ async function buildWorlds(args: ServeArgs, url: string, fixture: WorldFixture |
       ...(args.state ? { state: { dir: args.state, log: logger, ...(args.stateCompactMb !== undefined ? { compactBytes: args.stateCompactMb * 2 ** 20 } : {}) } } : {}),
       log: logger,
     });
-    return { world, host, state };
+    return { world, worldHost, state };
   } catch (err) {
     await state?.close();
     throw err;
@@ -137,6 +167,8 @@ async function withMcp(world: World, koa: RequestListener, logger: Logger): Prom
 /** Runs `compsim serve`; resolves once the server listens, returns a stop function. */
 export async function serve(args: ServeArgs, out: NodeJS.WritableStream = process.stdout): Promise<{ url: string; stop: () => Promise<void> }> {
   const fixture = args.world ? readFixture(resolveWorldFile(args.world)) : undefined;
+  // An older keys file would tell a script waiting for this one that the server is up.
+  if (args.keysFile) rmSync(args.keysFile, { force: true });
   // Listen first: the wallet-verification domain defaults to the base URL, known once bound (port 0).
   const server = createHttpServer();
   // Until the world is built (a --state recovery can take a while) requests get a 503, not silence.
@@ -154,24 +186,35 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
   const { port } = server.address() as AddressInfo;
   const host = args.host.includes(':') ? `[${args.host}]` : args.host;
   const url = `http://${host}:${port}`;
-  let built: Awaited<ReturnType<typeof buildWorlds>>;
   const logger = createLogger({ level: args.logLevel });
   // A failure nobody awaited (a bug) is logged with the world it names, and the other worlds keep being served.
   const onRejection = (reason: unknown) => logger.error({ err: reason, world: worldOfFailure(reason) }, 'unexpected failure outside any request (compsim keeps serving)');
   process.on('unhandledRejection', onRejection);
+  let opened: Opened;
   try {
-    built = await buildWorlds(args, url, fixture, logger);
+    opened = await openWorlds(args, fixture, url, logger);
   } catch (err) {
     process.off('unhandledRejection', onRejection);
     server.close();
     throw err;
   }
-  const { world, host: worldHost, state } = built;
+  const { world, worldHost, state } = opened;
   const koa = createServer(world, { logger, simApi: args.simApi ?? false, worlds: worldHost }).callback();
   const listener = args.mcp ? await withMcp(world, koa, logger) : koa;
   server.off('request', starting);
   server.on('request', listener);
-  out.write(`${banner(world, worldHost, url, args, await world.deps.store.read((tx) => tx.count('admins')))}\n`);
+  const keys = keysOf(world, worldHost, url, args);
+  try {
+    if (args.keysFile) writeKeysFile(args.keysFile, keys);
+  } catch (err) {
+    process.off('unhandledRejection', onRejection);
+    server.close();
+    server.closeAllConnections();
+    await worldHost.close();
+    await state?.close();
+    throw err;
+  }
+  out.write(args.printKeys === 'json' ? `${JSON.stringify(keys)}\n` : `${banner(world, worldHost, url, args, await world.deps.store.read((tx) => tx.count('admins')))}\n`);
   // With the system clock, wall time drives the scheduler from here (never from domain or http code).
   const timer = args.clock === 'system'
     ? setInterval(() => void worldHost.tick().catch((err: unknown) => logger.error({ err }, 'scheduler tick failed')), TICK_MS)

@@ -2295,7 +2295,7 @@ export interface paths {
         get: operations["sim.worlds.list"];
         put?: never;
         /**
-         * Create an isolated world on this server (answers its id, admin key and base URL)
+         * Create an isolated world on this server (answers its id, admin key, base URL, and its fixture's agents with their keys and competitions)
          * @description Simulation control: compsim only, not part of the hosted API. The server key printed at start, or an admin API key of the default world. Route id `sim.worlds.create`.
          */
         post: operations["sim.worlds.create"];
@@ -3304,6 +3304,17 @@ export interface components {
             amount: number;
             symbol: string;
             specificChain: components["schemas"]["SpecificChain"];
+        };
+        WorldAgent: {
+            id: string;
+            name: string;
+            handle: string;
+            apiKey: string;
+        };
+        WorldCompetition: {
+            id: string;
+            name: string;
+            status: string;
         };
     };
     responses: never;
@@ -13520,9 +13531,10 @@ export interface operations {
                         apiVersion?: "spec" | "2026-08" | "2025-10";
                         /** @enum {string} */
                         unknownTokens?: "refuse" | "synthetic";
+                        /** @description A world fixture document, or the name of a bundled world such as "demo" */
                         fixture?: {
                             [key: string]: unknown;
-                        };
+                        } | string;
                     };
                 };
             };
@@ -15073,13 +15085,15 @@ export interface operations {
                         apiVersion?: "spec" | "2026-08" | "2025-10";
                         /** @enum {string} */
                         unknownTokens?: "refuse" | "synthetic";
+                        /** @description A world fixture document, or the name of a bundled world such as "demo" */
                         fixture?: {
                             [key: string]: unknown;
-                        };
+                        } | string;
                     };
+                    /** @description A world fixture document, or the name of a bundled world such as "demo" */
                     fixture?: {
                         [key: string]: unknown;
-                    };
+                    } | string;
                     idleTtlSeconds?: number;
                 };
             };
@@ -15104,6 +15118,8 @@ export interface operations {
                         idleTtlSeconds: number | null;
                         /** @enum {string} */
                         status: "ok";
+                        agents: components["schemas"]["WorldAgent"][];
+                        competitions: components["schemas"]["WorldCompetition"][];
                     };
                 };
             };

@@ -5,7 +5,7 @@ import { getPath, interpolate, interpolateShared, parsePath, StepInputError } fr
 import { ResponseLog, type LogEntry } from './log.js';
 import { match, matches, show, type Mismatch } from './matcher.js';
 import { callRequest, setTimeRequest, simRequest } from './steps.js';
-import type { Target, TargetRequest, TargetResponse } from './targets.js';
+import { TargetUnreachable, type Target, type TargetRequest, type TargetResponse } from './targets.js';
 import { verbOf, type CallStep, type Json, type Scenario, type Step, type Verb } from './types.js';
 
 /** Why a scenario stopped. */
@@ -22,6 +22,8 @@ export interface StepFailure {
   mismatches?: Mismatch[];
   /** Expected-vs-actual body diff lines (`- expected`, `+ actual`). */
   diff?: string[];
+  /** The target did not answer at all (an infrastructure failure, not the scenario's). */
+  unreachable?: true;
 }
 
 /** Outcome of one scenario. */
@@ -172,7 +174,7 @@ export async function runScenario(sc: Scenario, target: Target, options: RunOpti
   };
 
   const reset = async () => {
-    const body: Json = { seed: doc.seed, options: { startTime: doc.startTime, ...(doc.world as Record<string, Json>) } };
+    const body: Json = { seed: doc.seed, options: { startTime: doc.startTime, ...(doc.world as Record<string, Json> | undefined) } };
     const { res, logged } = await exchange('reset', { method: 'POST', path: '/api/sim/reset', query: {}, headers: adminHeaders(), body }, 'admin');
     if (res.status !== 200) throw new Stop({ message: `reset failed with status ${res.status}: ${SIM_HINT}`, request: logged, response: res });
     const given = (res.body as { adminKey?: unknown } | undefined)?.adminKey;
@@ -264,6 +266,7 @@ export async function runScenario(sc: Scenario, target: Target, options: RunOpti
   const fail = (at: string, index: number | null, verb: StepFailure['verb'], err: unknown) => {
     if (err instanceof Stop) failure = { at, index, verb, ...err.failure };
     else if (err instanceof StepInputError) failure = { at, index, verb, message: err.message };
+    else if (err instanceof TargetUnreachable) failure = { at, index, verb, message: err.message, unreachable: true };
     else failure = { at, index, verb, message: (err as Error).message ?? String(err) };
   };
 

@@ -36,6 +36,18 @@ export interface Target {
   close(): Promise<void>;
 }
 
+/**
+ * The target did not answer at all (connection refused or reset, unknown host): an
+ * infrastructure failure, not the scenario's. An HTTP error status is an answer, never this.
+ */
+export class TargetUnreachable extends Error {}
+
+/** The TargetUnreachable of a failed fetch to `base`, naming the cause (`connect ECONNREFUSED 127.0.0.1:3000`). */
+export function unreachable(base: string, err: unknown): TargetUnreachable {
+  const cause = (err as { cause?: { message?: string } }).cause?.message;
+  return new TargetUnreachable(`cannot reach ${base}: ${cause ?? (err as Error).message}`);
+}
+
 /** `?a=1&b=2` (empty string when there is no query). */
 export function queryString(query: Record<string, string>): string {
   const qs = new URLSearchParams(Object.entries(query)).toString();
@@ -77,8 +89,7 @@ export function httpTarget(baseUrl: string, options: HttpTargetOptions): Target 
           method: req.method, headers, ...(withBody ? { body: JSON.stringify(req.body) } : {}),
         });
       } catch (err) {
-        const cause = (err as { cause?: { message?: string } }).cause?.message;
-        throw new Error(`cannot reach ${base}: ${cause ?? (err as Error).message}`);
+        throw unreachable(base, err);
       }
       return { status: res.status, body: parseBody(await res.text()) };
     },

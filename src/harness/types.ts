@@ -16,6 +16,7 @@ export interface ScenarioWorld {
   rateLimits?: Json;
   apiVersion?: 'spec' | '2026-08' | '2025-10';
   unknownTokens?: 'refuse' | 'synthetic';
+  /** A fixture document, or a bundled world's name (`demo`). */
   fixture?: Json;
 }
 
@@ -72,7 +73,8 @@ export interface ScenarioDoc {
   description?: string;
   seed: number | string;
   startTime: string;
-  world: ScenarioWorld;
+  /** Optional: every option defaults as in `createWorld`. */
+  world?: ScenarioWorld;
   actors?: Record<string, ActorDef>;
   steps: Step[];
 }

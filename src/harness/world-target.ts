@@ -1,5 +1,5 @@
 // The world-per-scenario target: on a server holding many worlds, each scenario runs in a world of its own, created before it and deleted after it.
-import { httpTarget, parseBody, type Target } from './targets.js';
+import { httpTarget, parseBody, unreachable, type Target } from './targets.js';
 
 /** A world a scenario ran in. */
 export interface ScenarioWorld {
@@ -43,8 +43,7 @@ export function worldTarget(baseUrl: string, options: WorldTargetOptions): Targe
       });
       return { status: res.status, body: parseBody(await res.text()) as Record<string, unknown> | string | undefined };
     } catch (err) {
-      const cause = (err as { cause?: { message?: string } }).cause?.message;
-      throw new Error(`cannot reach ${base}: ${cause ?? (err as Error).message}`);
+      throw unreachable(base, err);
     }
   };
 

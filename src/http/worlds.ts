@@ -8,8 +8,8 @@ export interface CreateWorldInput {
   startTime?: number | string;
   /** World options a reset may replace (the same list as `POST /api/sim/reset`). */
   options?: Record<string, unknown>;
-  /** A world fixture (the format of `compsim serve --world`). */
-  fixture?: Record<string, unknown>;
+  /** A world fixture (the format of `compsim serve --world`), or the name of a bundled one (`demo`). */
+  fixture?: Record<string, unknown> | string;
   /** Drop the world once no request has reached it for this many seconds of wall time. */
   idleTtlSeconds?: number;
 }
@@ -30,6 +30,13 @@ export interface WorldInfo {
   damage?: { file: string; reason: string };
 }
 
+/** A world just created: what it is, its admin key, and what its fixture made (agents with their keys, competitions). */
+export interface CreatedWorld extends WorldInfo {
+  adminKey: string;
+  agents: { id: string; name: string; handle: string; apiKey: string }[];
+  competitions: { id: string; name: string; status: string }[];
+}
+
 /** Worlds of one server. Rule violations throw `DomainError` (SIM_WORLD_* codes). */
 export interface WorldsControl {
   /**
@@ -38,7 +45,7 @@ export interface WorldsControl {
    */
   authorize(authorization: string | undefined, world?: string): Promise<void>;
   /** Builds a world; the limit answers 429. Resolves once it is durable (with --state). */
-  create(input: CreateWorldInput): Promise<WorldInfo & { adminKey: string }>;
+  create(input: CreateWorldInput): Promise<CreatedWorld>;
   /** The default world first, then the others in creation order. */
   list(): WorldInfo[];
   /** Drops a world and its state; unknown id is a 404, the default world a 400, a damaged world a 409 while its directory exists. */

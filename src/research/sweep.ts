@@ -96,7 +96,7 @@ export function variants(vary: readonly Vary[]): Variant[] {
 
 /** Refuses settings the scenario cannot take (a random-walk key on another price feed). */
 export function checkVary(doc: ScenarioDoc, vary: readonly Vary[]): void {
-  const kind = (doc.world.prices as { kind?: unknown } | undefined)?.kind;
+  const kind = (doc.world?.prices as { kind?: unknown } | undefined)?.kind;
   for (const v of vary) {
     if (VARY_KEYS[v.key]!.needsRandomWalk && kind !== 'randomWalk') {
       throw new SweepInputError(`--vary ${v.key} needs a randomWalk price feed, and the scenario's world has ${kind === undefined ? 'none (constant prices)' : `a ${String(kind)} feed`}`);

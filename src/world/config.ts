@@ -39,8 +39,8 @@ export interface WorldOptions {
   rateLimits?: 'upstream' | 'off';
   /** Create an admin at world creation (optionally with a chosen key). */
   admin?: { username?: string; email?: string; password?: string; apiKey?: string };
-  /** Declarative world contents loaded through the domain functions. */
-  fixture?: WorldFixture;
+  /** Declarative world contents loaded through the domain functions, or the name of a bundled world (`demo`). */
+  fixture?: WorldFixture | string;
   /** Deep-freeze stored rows (catches accidental mutation in tests). */
   freezeRows?: boolean;
   /** Root secret for key encryption (default fixed, so worlds replay identically). */
@@ -52,6 +52,9 @@ export interface WorldOptions {
   /** Chain id of the signed inference text (default "1", as upstream). */
   inferenceChainId?: string;
 }
+
+/** World options whose fixture is a document (a bundled world's name already read). */
+export type ResolvedWorldOptions = Omit<WorldOptions, 'fixture'> & { fixture?: WorldFixture };
 
 /** What the price source does with a token outside the catalogue. */
 export type UnknownTokens = 'refuse' | 'synthetic';
@@ -94,7 +97,7 @@ export function parseTime(v: number | string, what: string): number {
 }
 
 /** Applies defaults and validates (an {@link OptionError} names the option); `version` comes from package.json. */
-export function resolveConfig(o: WorldOptions, version: string): WorldConfig {
+export function resolveConfig(o: ResolvedWorldOptions, version: string): WorldConfig {
   checkWorldOptions(o as Record<string, unknown>);
   const seed = o.seed ?? o.fixture?.seed ?? 1;
   if (typeof seed === 'number' ? !Number.isFinite(seed) : typeof seed !== 'string') throw new OptionError('seed', 'must be a finite number or a string');

@@ -1,5 +1,7 @@
 // World fixtures: a declarative JSON world (admin, users, agents, competitions) loaded through the real domain functions.
-import { setupAdmin } from '../domain/access/admins.js';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setupAdmin, type AdminIdentity } from '../domain/access/admins.js';
 import { createAgentForOwner } from '../domain/agents/manage.js';
 import { createCompetition, type CompetitionInput } from '../domain/competitions/create.js';
 import type { Deps } from '../domain/deps.js';
@@ -84,10 +86,41 @@ export async function loadFixture(deps: Deps, fx: WorldFixture): Promise<LoadedF
   return out;
 }
 
-/** Creates the fixture's or the options' admin; returns its key. */
-export async function createConfiguredAdmin(deps: Deps, a: NonNullable<WorldFixture['admin']>): Promise<string> {
+/**
+ * Creates the fixture's or the options' admin from the identity the world drew for it (a
+ * configured `apiKey` replaces the drawn key); returns its key.
+ */
+export async function createConfiguredAdmin(deps: Deps, a: NonNullable<WorldFixture['admin']>, identity: AdminIdentity): Promise<string> {
   const { apiKey } = await setupAdmin(deps, {
-    username: a.username ?? 'admin', email: a.email ?? 'admin@compsim.local', password: a.password ?? 'compsim-admin', ...(a.apiKey ? { apiKey: a.apiKey } : {}),
+    username: a.username ?? 'admin', email: a.email ?? 'admin@compsim.local', password: a.password ?? 'compsim-admin',
+    identity: a.apiKey ? { ...identity, apiKey: a.apiKey } : identity,
   });
   return apiKey;
+}
+
+/** The world fixtures shipped with the package (`fixtures/worlds/<name>.json`, beside `src` and `dist`). */
+export const BUNDLED_WORLDS_DIR = join(import.meta.dirname, '..', '..', 'fixtures', 'worlds');
+
+/** What a bundled world's name looks like (a file name without `.json`; never a path). */
+const BUNDLED_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/** Names of the bundled worlds (`demo`, ...), sorted. */
+export function bundledWorlds(): string[] {
+  return readdirSync(BUNDLED_WORLDS_DIR).filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length)).sort();
+}
+
+/** Whether `name` names a bundled world. */
+export function isBundledWorld(name: string): boolean {
+  return BUNDLED_NAME.test(name) && existsSync(join(BUNDLED_WORLDS_DIR, `${name}.json`));
+}
+
+/** A bundled world's fixture by name (`demo`); throws an Error listing the bundled names for any other text. */
+export function bundledFixture(name: string): WorldFixture {
+  if (!isBundledWorld(name)) throw new Error(`unknown bundled world '${name.slice(0, 64)}'; bundled worlds: ${bundledWorlds().join(', ')}`);
+  return JSON.parse(readFileSync(join(BUNDLED_WORLDS_DIR, `${name}.json`), 'utf8')) as WorldFixture;
+}
+
+/** A fixture given as a document or as a bundled world's name, as a document. */
+export function fixtureDocument(fixture: WorldFixture | string): WorldFixture {
+  return typeof fixture === 'string' ? bundledFixture(fixture) : fixture;
 }

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import type { StateLogger } from '../adapters/file/state-dir.js';
 import { findAdminByKey, parseBearer } from '../domain/access/auth.js';
 import { DomainError } from '../domain/errors.js';
-import type { WorldFixture } from './fixture.js';
-import type { CreateWorldInput, WorldInfo, WorldsControl } from '../http/worlds.js';
-import { resolveConfig, type WorldOptions } from './config.js';
+import { fixtureDocument, type WorldFixture } from './fixture.js';
+import type { CreatedWorld, CreateWorldInput, WorldInfo, WorldsControl } from '../http/worlds.js';
+import { resolveConfig, type ResolvedWorldOptions, type WorldOptions } from './config.js';
 import { OptionError } from './options-check.js';
 import { StatePersistence } from './persistence.js';
 import { optionsFailure } from './sim-control.js';
@@ -129,14 +129,14 @@ export class WorldHost implements WorldsControl {
     throw new DomainError('SIM_WORLDS_KEY_INVALID');
   }
 
-  async create(input: CreateWorldInput): Promise<WorldInfo & { adminKey: string }> {
+  async create(input: CreateWorldInput): Promise<CreatedWorld> {
     this.dropExpired();
     if (this.held.size + this.building >= this.maxWorlds) throw new DomainError('SIM_WORLD_LIMIT', { max: this.maxWorlds });
     const adminKey = this.newKey();
     const options = this.creationOptions(input, adminKey);
     // Checked before an id is taken: a request that fails here leaves no trace.
     try {
-      resolveConfig(options, '');
+      resolveConfig(options as ResolvedWorldOptions, '');
     } catch (err) {
       throw creationFailure(err, input);
     }
@@ -238,7 +238,7 @@ export class WorldHost implements WorldsControl {
 
   /** The options of a new world: the server's base, the request's options, seed, start time and fixture, and its admin key. */
   private creationOptions(input: CreateWorldInput, adminKey: string): WorldOptions {
-    const fixture = (input.fixture ?? input.options?.fixture) as WorldFixture | undefined;
+    const fixture = fixtureOf(input);
     const fixtureAdmin = fixture && typeof fixture === 'object' ? fixture.admin : undefined;
     return {
       ...this.options.base,
@@ -256,7 +256,7 @@ export class WorldHost implements WorldsControl {
    * and the id high-water mark moves past it. Anything failing on the way removes what this
    * creation wrote (it was never answered) and changes nothing else.
    */
-  private async build(id: string, input: CreateWorldInput, options: WorldOptions, adminKey: string): Promise<WorldInfo & { adminKey: string }> {
+  private async build(id: string, input: CreateWorldInput, options: WorldOptions, adminKey: string): Promise<CreatedWorld> {
     const ttl = input.idleTtlSeconds ?? null;
     const file: WorldFile = { id, idleTtlSeconds: ttl, adminKeyHash: keyHash(adminKey) };
     let persistence: StatePersistence | undefined;
@@ -282,7 +282,8 @@ export class WorldHost implements WorldsControl {
       world.worlds = this;
       const idleTtlMs = ttl === null ? null : ttl * 1000;
       this.held.set(id, { id, world, persistence, idleTtlMs, adminKey, lastUsed: this.now(), inFlight: 0 });
-      return { ...this.info(id, world, idleTtlMs), adminKey };
+      const { agents, competitions } = world.fixture;
+      return { ...this.info(id, world, idleTtlMs), adminKey, agents, competitions };
     } catch (err) {
       await persistence?.close().catch(() => undefined);
       if (dir) rmSync(dir, { recursive: true, force: true });
@@ -371,6 +372,17 @@ function creationFailure(err: unknown, input: CreateWorldInput): DomainError {
 function idOrder(a: string, b: string): number {
   const n = (id: string) => Number(/^w(\d+)$/.exec(id)?.[1] ?? Number.MAX_SAFE_INTEGER);
   return n(a) - n(b) || a.localeCompare(b);
+}
+
+/** The fixture a creation names (a document, or a bundled world's name such as `demo`); a 400 naming the field for an unknown name. */
+function fixtureOf(input: CreateWorldInput): WorldFixture | undefined {
+  const [where, given] = input.fixture !== undefined ? ['fixture', input.fixture] : ['options.fixture', input.options?.fixture];
+  if (given === undefined) return undefined;
+  try {
+    return fixtureDocument(given as WorldFixture | string);
+  } catch (err) {
+    throw new DomainError('SIM_INVALID', { where, reason: message(err) });
+  }
 }
 
 function expired(h: Held, now: number): boolean {

@@ -8,12 +8,13 @@ import { MemoryStore } from '../adapters/memory/memory-store.js';
 import { Catalogue, readTokensFile } from '../adapters/prices/catalogue.js';
 import { buildFeed } from '../adapters/prices/feeds.js';
 import { FeedPriceSource } from '../adapters/prices/price-source.js';
-import { resolveConfig, type WorldOptions } from './config.js';
+import { resolveConfig, type ResolvedWorldOptions, type WorldOptions } from './config.js';
 import { Caches } from '../domain/data/caches.js';
 import { seedDefaultArenas } from '../domain/competitions/arenas.js';
 import type { Deps, WorldConfig } from '../domain/deps.js';
 import { TABLES, type Tables } from '../domain/tables.js';
-import { createConfiguredAdmin, loadFixture, type LoadedFixture } from './fixture.js';
+import { drawAdminIdentity } from '../domain/access/admins.js';
+import { createConfiguredAdmin, fixtureDocument, loadFixture, type LoadedFixture } from './fixture.js';
 import { FaultTable } from '../adapters/faults/fault-table.js';
 import { RequestJournal } from '../http/journal.js';
 import { RateLimiter } from '../http/rate-limit.js';
@@ -121,8 +122,19 @@ export function packageVersion(): string {
   return cachedVersion;
 }
 
+/** `o` with its fixture as a document (a bundled world's name read). */
+function withFixtureDocument(o: WorldOptions): ResolvedWorldOptions {
+  if (typeof o.fixture !== 'string') return o as ResolvedWorldOptions;
+  try {
+    return { ...o, fixture: fixtureDocument(o.fixture) };
+  } catch (err) {
+    throw new Error(`fixture: ${(err as Error).message}`);
+  }
+}
+
 /** Builds one core: adapters, store with aux states, seeded arenas, admin and fixture. */
-async function buildCore(options: WorldOptions, persistence?: WorldPersistence): Promise<WorldCore> {
+async function buildCore(given: WorldOptions, persistence?: WorldPersistence): Promise<WorldCore> {
+  const options = withFixtureDocument(given);
   const config = resolveConfig(options, packageVersion());
   const rateLimits = options.rateLimits ?? 'off';
   if (rateLimits !== 'upstream' && rateLimits !== 'off') throw new OptionError('rateLimits', `must be upstream or off, got ${String(rateLimits)}`);
@@ -154,8 +166,13 @@ async function buildCore(options: WorldOptions, persistence?: WorldPersistence):
 
   const createdAt = clock.now();
   await seedDefaultArenas(deps);
+  // The admin's key, salt and id are drawn whether or not the world has an admin and whether or
+  // not its key is given, so neither moves the ids and keys drawn after them: one fixture and seed
+  // give the same world through every door (serve with or without --admin-key, created worlds,
+  // scenarios, the library).
+  const identity = await store.transact(() => drawAdminIdentity(ids));
   const admin = options.admin ?? options.fixture?.admin;
-  const adminKey = admin ? await createConfiguredAdmin(deps, admin) : null;
+  const adminKey = admin ? await createConfiguredAdmin(deps, admin, identity) : null;
   const fixture = options.fixture ? await loadFixture(deps, options.fixture) : { agents: [], competitions: [] };
   return { deps, clock, store, prices, faults, limiter, createdAt, adminKey, fixture };
 }
@@ -181,7 +198,7 @@ async function moveClock(core: WorldCore, target: number): Promise<Job[]> {
 
 /** The creation options with a reset's seed, options and admin key on top. */
 function resetOptions(base: WorldOptions, seed: number | string | undefined, opts: { options?: ResettableOptions; adminKey?: string; admin?: false }): WorldOptions {
-  const o: WorldOptions = { ...base, ...opts.options };
+  const o = withFixtureDocument({ ...base, ...opts.options });
   if (seed !== undefined) o.seed = seed;
   if (opts.admin === false) {
     delete o.admin;
@@ -198,8 +215,8 @@ function resetOptions(base: WorldOptions, seed: number | string | undefined, opt
  * current core: `deps`, `config` and friends are read through it on every call, so a reset that
  * swaps the core leaves no stale reference in a running server.
  */
-export async function createWorld(options: WorldOptions = {}, persistence?: WorldPersistence): Promise<World> {
-  if (persistence) options = persistence.options(options);
+export async function createWorld(given: WorldOptions = {}, persistence?: WorldPersistence): Promise<World> {
+  const options = withFixtureDocument(persistence ? persistence.options(given) : given);
   const first = await buildCore(options, persistence);
   const baseline = await first.store.snapshot();
   let core = first;

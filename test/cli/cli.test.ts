@@ -1,6 +1,7 @@
 // compsim serve as a child process (banner with working keys, HTTP calls, clean stop on SIGINT, --sim-api and --rate-limits), and every command's usage errors: exit 2 with their exact messages.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -69,7 +70,7 @@ describe('compsim serve (child process)', function () {
     const [, offUrl] = await waitFor(off.child, off.output, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
     const missing = await fetch(`${offUrl}/api/sim/clock`, auth);
     expect(missing.status).to.equal(404);
-    expect(await missing.json()).to.deep.equal({ success: false, error: 'Cannot GET /api/sim/clock' });
+    expect(await missing.json()).to.deep.equal({ success: false, error: 'Cannot GET /api/sim/clock (the simulation control API is off: start compsim serve with --sim-api)' });
     off.child.kill('SIGINT');
     expect(await off.exited).to.equal(0);
 
@@ -131,6 +132,47 @@ describe('compsim serve (child process)', function () {
     expect(missing.output()).to.include("cannot read world file 'worlds/nope.json'");
   });
 
+  it('--print-keys json prints one JSON line of URL, keys and ids, and --keys-file writes the same document once the server answers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compsim-keys-'));
+    const file = join(dir, 'keys.json');
+    writeFileSync(file, '{"stale": true}');
+    const p = run(['serve', '--port', '0', '--world', 'demo', '--sim-api', '--print-keys', 'json', '--keys-file', file, '--log-level', 'silent']);
+    try {
+      const [line] = await waitFor(p.child, p.output, /^\{.*\}\n/);
+      const keys = JSON.parse(line!) as Record<string, unknown> & {
+        url: string; adminKey: string; serverKey: string; agents: { name: string; handle: string; apiKey: string }[]; competitions: unknown[];
+      };
+      expect(JSON.parse(readFileSync(file, 'utf8'))).to.deep.equal(keys);
+      expect(keys).to.deep.include({ version: '0.1.0', seed: 2025, clock: 'manual', apiVersion: 'spec', adminKey: 'f59090edab8dcdcd_b615b8d49c84bdce' });
+      expect(keys.agents.map(({ name, handle, apiKey }) => ({ name, handle, apiKey }))).to.deep.equal([
+        { name: 'Momentum Max', handle: 'momentum_max', apiKey: 'b98ebb472b7ef260_a2f263475061c28b' },
+        { name: 'Mean Reverter', handle: 'mean_reverter', apiKey: '7240512f6de8f7e2_18f07d0b875bfef5' },
+        { name: 'HODL Hannah', handle: 'hodl_hannah', apiKey: '0b78c73657a207ef_5d078692b7528eb5' },
+      ]);
+      expect(keys.competitions).to.deep.equal([
+        { id: '4421a217-5d98-4571-8eff-0af24dd26304', name: 'Demo Spring Cup', status: 'active' },
+        { id: '623550bc-3017-4b16-9c68-c1cc04bdc5f1', name: 'Demo Summer Open', status: 'pending' },
+      ]);
+      expect(keys.serverKey).to.match(/^[0-9a-f]{16}_[0-9a-f]{16}$/);
+      expect(p.output()).to.not.include('try:');
+      // The keys work as read: the server key creates a world, the admin key moves the clock.
+      const created = await fetch(`${keys.url}/api/sim/worlds`, { method: 'POST', headers: { authorization: `Bearer ${keys.serverKey}` } });
+      expect(created.status).to.equal(201);
+      expect((await fetch(`${keys.url}/api/sim/clock`, { headers: { authorization: `Bearer ${keys.adminKey}` } })).status).to.equal(200);
+      p.child.kill('SIGINT');
+      expect(await p.exited).to.equal(0);
+    } finally {
+      p.child.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const bad = run(['serve', '--port', '0', '--print-keys', 'yaml']);
+    expect(await bad.exited).to.equal(2);
+    expect(bad.output()).to.include("compsim: --print-keys must be text or json, got 'yaml'");
+    const unwritable = run(['serve', '--port', '0', '--log-level', 'silent', '--keys-file', join(tmpdir(), 'compsim-no-such-dir', 'keys.json')]);
+    expect(await unwritable.exited).to.equal(1);
+    expect(unwritable.output()).to.match(/^compsim: cannot write --keys-file '.*keys\.json': ENOENT/m);
+  });
+
   it('exits 2 with a clear message on a bad option', async () => {
     const p = run(['serve', '--clock', 'sundial']);
     expect(await p.exited).to.equal(2);
@@ -171,10 +213,6 @@ describe('compsim usage errors (exit 2, the message and the usage text on stderr
   const ADDR = `0x${'a'.repeat(40)}`;
   const CASES: [string, string[], string, string][] = [
     // command usage, argv, stderr prefix, message
-    [USAGE, ['serve', '--frobnicate'], 'compsim', "unknown option '--frobnicate'"],
-    [USAGE, ['serve', '--frobnicate=1'], 'compsim', "unknown option '--frobnicate=1'"],
-    [USAGE, ['serve', '-x'], 'compsim', "unknown option '-x'"],
-    [USAGE, ['serve', 'stray'], 'compsim', "unknown option 'stray'"],
     [USAGE, ['serve', '--port'], 'compsim', '--port needs a value'],
     [USAGE, ['serve', '--port', '--host', 'h'], 'compsim', '--port needs a value'],
     [USAGE, ['serve', '--port', '70000'], 'compsim', "--port must be an integer 0-65535, got '70000'"],
@@ -189,7 +227,6 @@ describe('compsim usage errors (exit 2, the message and the usage text on stderr
     [USAGE, ['serve', '--api-version', '2024-01'], 'compsim', "--api-version must be spec, 2026-08 or 2025-10, got '2024-01'"],
     [USAGE, ['serve', '--unknown-tokens', 'guess'], 'compsim', "--unknown-tokens must be refuse or synthetic, got 'guess'"],
     [RUN_USAGE, ['run'], 'compsim run', 'name at least one scenario file or folder'],
-    [RUN_USAGE, ['run', 'a', '--frobnicate'], 'compsim run', "unknown option '--frobnicate'"],
     [RUN_USAGE, ['run', 'a', '--report'], 'compsim run', '--report needs a value'],
     [RUN_USAGE, ['run', 'a', '--json=1'], 'compsim run', '--json takes no value'],
     [RUN_USAGE, ['run', 'a', '--target', 'nope'], 'compsim run', "--target must be a URL such as http://127.0.0.1:3000, got 'nope'"],
@@ -201,7 +238,6 @@ describe('compsim usage errors (exit 2, the message and the usage text on stderr
     [RECORD_USAGE, ['record', '--target', 'http://h', '--out', 'f', '--seed', '1'], 'compsim record', '--seed needs --admin-key (the reset is made with it)'],
     [RECORD_USAGE, ['record', '--target', 'http://h', '--out', 'f', '--port', 'x'], 'compsim record', "--port must be an integer 0-65535, got 'x'"],
     [RECORD_USAGE, ['record', '--out'], 'compsim record', '--out needs a value'],
-    [RECORD_USAGE, ['record', 'f'], 'compsim record', "unknown option 'f'"],
     [REPLAY_USAGE, ['replay', '--trades', 'x'], 'compsim replay', '--trades and --prices (or --fork) are required'],
     [REPLAY_USAGE, ['replay', '--fork', 'no-such-dir'], 'compsim replay', "--fork: no-such-dir/fork.json: cannot read it: ENOENT: no such file or directory, open 'no-such-dir/fork.json'"],
     [FORK_USAGE, ['fork', '--from', 'http://h', '--competition', 'c'], 'compsim fork', '--from, --competition and --out are required'],
@@ -220,24 +256,53 @@ describe('compsim usage errors (exit 2, the message and the usage text on stderr
     [REPLAY_USAGE, ['replay', '--end', 'later'], 'compsim replay', "--end must be an ISO 8601 time, got 'later'"],
     [REPLAY_USAGE, ['replay', '--trades'], 'compsim replay', '--trades needs a value'],
     [REPLAY_USAGE, ['replay', '--json=no'], 'compsim replay', '--json takes no value'],
-    [REPLAY_USAGE, ['replay', '--speed', '2'], 'compsim replay', "unknown option '--speed'"],
-    [OPENAPI_USAGE, ['openapi', '--bogus'], 'compsim openapi', "unknown option '--bogus'"],
     [OPENAPI_USAGE, ['openapi', '--server-url'], 'compsim openapi', '--server-url needs a value'],
     [OPENAPI_USAGE, ['openapi', '--no-sim=1'], 'compsim openapi', '--no-sim takes no value'],
-    [OPENAPI_USAGE, ['openapi', 'out.json'], 'compsim openapi', "unknown option 'out.json'"],
-    [SIGN_USAGE, ['sign-wallet', '--bogus'], 'compsim sign-wallet', "unknown option '--bogus'"],
     [SIGN_USAGE, ['sign-wallet', '--key'], 'compsim sign-wallet', '--key needs a value'],
     [SIGN_USAGE, ['sign-wallet', '--api-key', 'k'], 'compsim sign-wallet', '--key is required'],
     [SIGN_USAGE, ['sign-wallet', '--key', 'k'], 'compsim sign-wallet', '--api-key is required'],
     [SIGN_USAGE, ['sign-inference', '--key', 'k', '--model', 'm', '--output', 'o'], 'compsim sign-inference', '--prompt is required'],
     [SIGN_USAGE, ['sign-inference', '--chain-id', 'x'], 'compsim sign-inference', '--chain-id must be a decimal number'],
-    [SIGN_USAGE, ['sign-inference', '--json', 'x'], 'compsim sign-inference', "unknown option 'x'"],
   ];
   for (const [usage, argv, prefix, message] of CASES) {
     it(`compsim ${argv.join(' ')}: ${message}`, async () => {
       expect(await cli(argv)).to.deep.equal({ code: 2, stdout: '', stderr: `${prefix}: ${message}\n\n${usage}\n` });
     });
   }
+
+  // An unknown option or a stray argument: the message, a did-you-mean when one is close, and a pointer to --help instead of the usage text.
+  const UNKNOWN: [string[], string, string, string][] = [
+    // argv, stderr prefix, message, help command
+    [['serve', '--prot', '3001'], 'compsim', "unknown option '--prot' (did you mean --port?)", 'compsim serve --help'],
+    [['serve', '--sim'], 'compsim', "unknown option '--sim' (did you mean --sim-api?)", 'compsim serve --help'],
+    [['serve', '--Admin-Key', 'k'], 'compsim', "unknown option '--Admin-Key' (did you mean --admin-key?)", 'compsim serve --help'],
+    [['serve', '--frobnicate'], 'compsim', "unknown option '--frobnicate'", 'compsim serve --help'],
+    [['serve', '--frobnicate=1'], 'compsim', "unknown option '--frobnicate=1'", 'compsim serve --help'],
+    [['serve', '-x'], 'compsim', "unknown option '-x'", 'compsim serve --help'],
+    [['serve', 'stray'], 'compsim', "unexpected argument 'stray'", 'compsim serve --help'],
+    [['serve', 'port', '3001'], 'compsim', "unexpected argument 'port' (did you mean --port?)", 'compsim serve --help'],
+    [['run', 'a', '--frobnicate'], 'compsim run', "unknown option '--frobnicate'", 'compsim run --help'],
+    [['run', 'a', '--worker', '2'], 'compsim run', "unknown option '--worker' (did you mean --workers?)", 'compsim run --help'],
+    [['record', 'f'], 'compsim record', "unexpected argument 'f'", 'compsim record --help'],
+    [['replay', '--speed', '2'], 'compsim replay', "unknown option '--speed' (did you mean --seed?)", 'compsim replay --help'],
+    [['openapi', '--bogus'], 'compsim openapi', "unknown option '--bogus'", 'compsim openapi --help'],
+    [['openapi', 'out.json'], 'compsim openapi', "unexpected argument 'out.json'", 'compsim openapi --help'],
+    [['sign-wallet', '--bogus'], 'compsim sign-wallet', "unknown option '--bogus'", 'compsim sign-wallet --help'],
+    [['sign-inference', '--json', 'x'], 'compsim sign-inference', "unexpected argument 'x'", 'compsim sign-inference --help'],
+    [['sweep', 'a', '--seed', '1..2'], 'compsim sweep', "unknown option '--seed' (did you mean --seeds?)", 'compsim sweep --help'],
+    [['fork', '--form', 'http://h'], 'compsim fork', "unknown option '--form' (did you mean --from?)", 'compsim fork --help'],
+  ];
+  for (const [argv, prefix, message, help] of UNKNOWN) {
+    it(`compsim ${argv.join(' ')}: ${message}, then a pointer to ${help}`, async () => {
+      expect(await cli(argv)).to.deep.equal({ code: 2, stdout: '', stderr: `${prefix}: ${message}\nRun '${help}' for the options.\n` });
+    });
+  }
+
+  it('an unknown command: a did-you-mean when one is close and a pointer to compsim --help (exit 2)', async () => {
+    expect(await cli(['srve', '--port', '1'])).to.deep.equal({ code: 2, stdout: '', stderr: "compsim: unknown command 'srve' (did you mean serve?)\nRun 'compsim --help' for the commands.\n" });
+    expect(await cli(['frobnicate'])).to.deep.equal({ code: 2, stdout: '', stderr: "compsim: unknown command 'frobnicate'\nRun 'compsim --help' for the commands.\n" });
+    expect((await cli(['mpc'])).stderr).to.equal("compsim: unknown command 'mpc' (did you mean mcp?)\nRun 'compsim --help' for the commands.\n");
+  });
 
   it('compsim state: a missing or unknown subcommand, a missing directory and options of another subcommand', async () => {
     expect(await cli(['state'])).to.deep.equal({ code: 2, stdout: `${STATE_USAGE}\n`, stderr: '' });

@@ -37,6 +37,18 @@ function scenario(steps: unknown[], extra: Record<string, unknown> = {}) {
 }
 
 describe('scenario runner', () => {
+  it('runs a scenario without world in a world with every default (no options sent with the reset)', async () => {
+    const sc = parseScenario(JSON.stringify({
+      seed: 5, startTime: '2025-01-01T00:00:00Z',
+      steps: [{ call: 'GET /api/sim/clock', as: 'admin', expect: { status: 200, body: { now: '2025-01-01T00:00:00.000Z' } } }],
+    }), 'no-world.scenario.json');
+    const fake = new FakeTarget();
+    await runScenario(sc, fake);
+    expect(fake.requests[0]!.body).to.deep.equal({ seed: 5, options: { startTime: '2025-01-01T00:00:00Z' } });
+    const r = await runScenario(sc, inProcessTarget());
+    expect(r.ok, JSON.stringify(r.failure)).to.equal(true);
+  });
+
   it('with checkExpectations false lets every answer pass and goes on, but still needs the values it captures', async () => {
     const target = new FakeTarget((req) => (req.path === '/api/x' ? { status: 400, body: { success: false, error: 'no' } } : undefined));
     const steps = [

@@ -38,6 +38,13 @@ describe('scenario schema', () => {
     expect(problems({ ...base, world: { fixture: demo } })).to.deep.equal([]);
   });
 
+  it('takes a bundled world by name as the fixture, and no world at all (every option at its default)', () => {
+    expect(problems({ ...base, world: { fixture: 'demo' } })).to.deep.equal([]);
+    const { world: _w, ...withoutWorld } = base;
+    expect(problems(withoutWorld)).to.deep.equal([]);
+    expect(problems({ ...base, world: { fixture: '../demo' } })).to.deep.equal([`${FILE}: world.fixture: "../demo" is not valid (The name of a bundled world, such as "demo" (fixtures/worlds/demo.json).)`]);
+  });
+
   it('accepts a minimal scenario and every step verb', () => {
     expect(problems({
       ...base,
@@ -100,7 +107,7 @@ describe('scenario schema', () => {
     ]);
     expect(problems({ ...base, world: { slippage: 'some' } })).to.deep.equal([`${FILE}: world.slippage: must be one of "upstream", "expected", "none"`]);
     expect(problems({ seed: 1.5, steps: [] })).to.deep.equal([
-      `${FILE}: top level: missing key 'startTime'`, `${FILE}: top level: missing key 'world'`, `${FILE}: seed: must be integer or string`,
+      `${FILE}: top level: missing key 'startTime'`, `${FILE}: seed: must be integer or string`,
     ]);
   });
 

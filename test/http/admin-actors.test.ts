@@ -17,6 +17,18 @@ describe('POST /api/admin/setup', () => {
     expect((await s.call('GET', '/api/admin/agents', { key: res.body.admin.apiKey })).status).to.equal(200);
   });
 
+  it('draws the key, salt and id itself: fields beyond username, password and email are ignored (201)', async () => {
+    const chosen = '0123456789abcdef_0123456789abcdef';
+    const res = await s.call('POST', '/api/admin/setup', {
+      body: { username: 'root', password: 'password123', email: 'root@x.io', apiKey: chosen, identity: { apiKey: chosen, salt: 'x', id: 'mine' } },
+    });
+    expect(res.status).to.equal(201);
+    expect(res.body.admin.apiKey).to.not.equal(chosen);
+    expect(res.body.admin.id).to.not.equal('mine');
+    expectError(await s.call('GET', '/api/admin/agents', { key: chosen }), 401,
+      'Invalid admin API key. This key may have been reset or is no longer associated with an active admin account.');
+  });
+
   it('rejects a second setup (403)', async () => {
     const body = { username: 'root', password: 'password123', email: 'root@x.io' };
     await s.call('POST', '/api/admin/setup', { body });

@@ -87,12 +87,26 @@ describe('RequestJournal', () => {
 });
 
 describe('createServer with simApi: false', () => {
-  it('answers /api/sim/* with the normal JSON 404 while the rest of the API works', async () => {
+  it('answers /api/sim/* with the JSON 404 saying how to turn the sim API on, while the rest of the API works', async () => {
     const s = await startTestServer({ admin: { apiKey: ADMIN_KEY } }, { simApi: false });
     try {
-      expectError(await s.call('GET', '/api/sim/clock', { key: ADMIN_KEY }), 404, 'Cannot GET /api/sim/clock');
-      expectError(await s.call('POST', '/api/sim/reset', { key: ADMIN_KEY, body: {} }), 404, 'Cannot POST /api/sim/reset');
+      const off = '(the simulation control API is off: start compsim serve with --sim-api)';
+      expectError(await s.call('GET', '/api/sim/clock', { key: ADMIN_KEY }), 404, `Cannot GET /api/sim/clock ${off}`);
+      expectError(await s.call('POST', '/api/sim/reset', { key: ADMIN_KEY, body: {} }), 404, `Cannot POST /api/sim/reset ${off}`);
+      expectError(await s.call('POST', '/api/sim', { body: {} }), 404, `Cannot POST /api/sim ${off}`);
+      // Other unknown paths keep the plain 404, and so does every path with the sim API on.
+      expectError(await s.call('GET', '/api/simulation'), 404, 'Cannot GET /api/simulation');
+      expectError(await s.call('GET', '/api/nope'), 404, 'Cannot GET /api/nope');
       expect((await s.call('GET', '/api/health')).status).to.equal(200);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('keeps the plain 404 for an unknown /api/sim path while the sim API is on', async () => {
+    const s = await startTestServer({ admin: { apiKey: ADMIN_KEY } });
+    try {
+      expectError(await s.call('GET', '/api/sim/nope', { key: ADMIN_KEY }), 404, 'Cannot GET /api/sim/nope');
     } finally {
       await s.close();
     }

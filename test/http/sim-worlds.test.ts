@@ -28,7 +28,7 @@ describe('POST/GET/DELETE /api/sim/worlds', () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(res.body).to.deep.equal({
       success: true, id: 'w1', adminKey: KEY1, basePath: '/worlds/w1', url: `${s.url}/worlds/w1`, seed: 7,
-      now: '2025-06-02T12:00:00.000Z', idleTtlSeconds: 600, status: 'ok',
+      now: '2025-06-02T12:00:00.000Z', idleTtlSeconds: 600, status: 'ok', agents: [], competitions: [],
     });
     const list = await s.call('GET', '/api/sim/worlds', { key: ADMIN_KEY });
     expect(list.status).to.equal(200);
@@ -53,6 +53,37 @@ describe('POST/GET/DELETE /api/sim/worlds', () => {
     const b = await create(s, { seed: 3, fixture });
     expect((await s.call('GET', '/worlds/w2/api/admin/agents', { key: KEY2 })).body.agents[0].id).to.equal(agents.body.agents[0].id);
     expect(b.body.adminKey).to.not.equal(a.body.adminKey);
+  });
+
+  it('builds a bundled world by name (201): the answer holds its agents with their keys and its competitions, as compsim serve --world demo prints them', async () => {
+    const res = await create(s, { fixture: 'demo' });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    expect(res.body).to.deep.include({ id: 'w1', adminKey: KEY1, seed: 2025, now: '2025-06-02T12:00:00.000Z' });
+    expect(res.body.agents.map((a: { name: string; handle: string; apiKey: string }) => [a.name, a.handle, a.apiKey])).to.deep.equal([
+      ['Momentum Max', 'momentum_max', 'b98ebb472b7ef260_a2f263475061c28b'],
+      ['Mean Reverter', 'mean_reverter', '7240512f6de8f7e2_18f07d0b875bfef5'],
+      ['HODL Hannah', 'hodl_hannah', '0b78c73657a207ef_5d078692b7528eb5'],
+    ]);
+    expect(res.body.competitions).to.deep.equal([
+      { id: '4421a217-5d98-4571-8eff-0af24dd26304', name: 'Demo Spring Cup', status: 'active' },
+      { id: '623550bc-3017-4b16-9c68-c1cc04bdc5f1', name: 'Demo Summer Open', status: 'pending' },
+    ]);
+    // The keys answered are the world's own: the agent reads its balances there.
+    const max = res.body.agents[0] as { id: string; apiKey: string };
+    const balances = await s.call('GET', '/worlds/w1/api/agent/balances', { key: max.apiKey, query: { competitionId: '4421a217-5d98-4571-8eff-0af24dd26304' } });
+    expect(balances.status, JSON.stringify(balances.body)).to.equal(200);
+    expect(balances.body.agentId).to.equal(max.id);
+    // The name works inside options too (the list POST /api/sim/reset takes).
+    const viaOptions = await create(s, { options: { fixture: 'demo' } });
+    expect(viaOptions.body.agents.map((a: { apiKey: string }) => a.apiKey)).to.deep.equal(res.body.agents.map((a: { apiKey: string }) => a.apiKey));
+  });
+
+  it('refuses a fixture name that is not a bundled world, and a fixture of another type (400), holding no world', async () => {
+    expectError(await create(s, { fixture: 'nope' }), 400, "Invalid request: fixture (unknown bundled world 'nope'; bundled worlds: demo)");
+    expectError(await create(s, { fixture: '../fixtures/worlds/demo' }), 400, "Invalid request: fixture (unknown bundled world '../fixtures/worlds/demo'; bundled worlds: demo)");
+    expectError(await create(s, { options: { fixture: 'demo.json' } }), 400, "Invalid request: options.fixture (unknown bundled world 'demo.json'; bundled worlds: demo)");
+    expectError(await create(s, { fixture: 42 }), 400, 'Invalid request: fixture (must be object,string)');
+    expect(s.host.size).to.equal(0);
   });
 
   it('refuses requests without a key or with a key that does not manage worlds (401); a world may delete itself only', async () => {

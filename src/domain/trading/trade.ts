@@ -5,6 +5,7 @@ import { versionRule } from '../versions.js';
 import { checkConstraints } from './constraints.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
+import { editDistance } from '../edit-distance.js';
 import type { Balance, Competition, CrossChainTradingType, Principal, Trade } from '../model.js';
 import { portfolioValue } from './portfolio.js';
 import { detectChain, findPrice, type ResolvedPrice } from './prices.js';
@@ -132,17 +133,6 @@ const EXECUTE_USAGE = 'POST /api/trade/execute with competitionId in body';
 /** Every field execute and quote read; any other is a client's typo or a field of another API. */
 const TRADE_FIELDS = ['fromToken', 'toToken', 'amount', 'reason', 'competitionId', 'fromChain', 'toChain', 'fromSpecificChain', 'toSpecificChain', 'slippageTolerance'];
 
-/** Levenshtein distance, for naming the field a typo meant. */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    row = next;
-  }
-  return row[b.length]!;
-}
-
 /**
  * TRADE_MISSING_PARAMS (upstream's fixed message naming all three fields) with `details` naming
  * what is actually wrong: the `missing` (absent or empty) fields, the `unknown` fields the request
@@ -152,7 +142,7 @@ export function missingTradeParams(i: object): DomainError {
   const given = i as Record<string, unknown>;
   const missing = ['fromToken', 'toToken', 'amount'].filter((k) => !given[k]);
   const unknown = Object.keys(given).filter((k) => !TRADE_FIELDS.includes(k));
-  const guesses = unknown.flatMap((u) => missing.filter((m) => distance(u.toLowerCase(), m.toLowerCase()) <= 2).slice(0, 1).map((m) => [u, m]));
+  const guesses = unknown.flatMap((u) => missing.filter((m) => editDistance(u.toLowerCase(), m.toLowerCase()) <= 2).slice(0, 1).map((m) => [u, m]));
   return new DomainError('TRADE_MISSING_PARAMS', {}, {
     details: {
       rule: 'required', missing,

@@ -87,6 +87,17 @@ function selectWorld(worlds: Pick<WorldsControl, 'acquire' | 'release'>, onBug: 
   };
 }
 
+/** What the unknown-route 404 of a `/api/sim/*` path adds on a server without the sim API. */
+export const SIM_API_OFF = 'the simulation control API is off: start compsim serve with --sim-api';
+
+/** An unknown route's 404 under `/api/sim` says how to turn the sim API on, after its `Cannot METHOD path`. */
+function addSimApiHint(ctx: Koa.Context): void {
+  const path = pathOf(ctx);
+  const body = ctx.body as { error?: unknown } | undefined;
+  if (ctx.status !== 404 || !(path === '/api/sim' || path.startsWith('/api/sim/')) || typeof body?.error !== 'string' || !body.error.startsWith('Cannot ')) return;
+  ctx.body = { ...body, error: `${body.error} (${SIM_API_OFF})` };
+}
+
 /** Builds the Koa app serving `world`. */
 export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa {
   const simApi = options.simApi ?? true;
@@ -151,7 +162,10 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
     app.use(webPages({ simApi, version: world.deps.config.version, apiVersion, ...(options.routes ? { routes: options.routes } : {}) }));
   }
   app.use(router.routes());
-  app.use((ctx) => answer(ctx, null));
+  app.use(async (ctx) => {
+    await answer(ctx, null);
+    if (!simApi) addSimApiHint(ctx);
+  });
   return app;
 }
 

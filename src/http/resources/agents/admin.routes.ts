@@ -22,7 +22,8 @@ export const ADMIN_ACTOR_ROUTES: RouteDef[] = [
     ...base, id: 'admin.setup', method: 'POST', path: '/api/admin/setup', auth: 'public', summary: 'One-time admin bootstrap',
     schemas: { responses: setupResponses, body: setupBody },
     handler: async ({ world, body }) => {
-      const { admin, apiKey } = await setupAdmin(world.deps, body);
+      // Only the documented fields: the key, salt and id are drawn by the world, never taken from the body.
+      const { admin, apiKey } = await setupAdmin(world.deps, { username: body.username, password: body.password, email: body.email });
       return { status: 201, body: { success: true, message: 'Admin account created successfully', admin: apiAdmin(admin, apiKey) } };
     },
   },

@@ -14,6 +14,8 @@ export const MAX_LATENCY_MS = 120_000;
 
 const seed: JSONSchema = { type: ['number', 'string'] };
 const anyObject: JSONSchema = { type: 'object' };
+/** A world fixture document, or the name of a bundled world (`demo`; an unknown name answers 400 naming the field). */
+const fixture: JSONSchema = { type: ['object', 'string'], description: 'A world fixture document, or the name of a bundled world such as "demo"' };
 
 /** The world options a reset may replace; anything else is named in the 400. */
 export const resetBody = obj({
@@ -36,7 +38,7 @@ export const resetBody = obj({
       rateLimits: { type: 'string', enum: ['upstream', 'off'] },
       apiVersion: { type: 'string', enum: [...API_VERSIONS] },
       unknownTokens: { type: 'string', enum: ['refuse', 'synthetic'] },
-      fixture: anyObject,
+      fixture,
     },
   },
 });
@@ -104,7 +106,7 @@ export const createWorldBody = obj({
   seed: { type: ['number', 'string'] },
   startTime: { type: ['number', 'string'] },
   options: (resetBody.properties as Record<string, JSONSchema>).options!,
-  fixture: { type: 'object' },
+  fixture,
   idleTtlSeconds: { type: 'integer', minimum: 1, maximum: MAX_IDLE_TTL_SECONDS },
 });
 

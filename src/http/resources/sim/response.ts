@@ -63,10 +63,15 @@ const SimBalance = component('SimBalance', shape({ tokenAddress: string, amount:
 /** Jobs run per kind by the due-jobs pass after a lifecycle cheat code. */
 const ran = { type: 'object', additionalProperties: integer };
 
+/** An agent a created world's fixture made, with its key (as `compsim serve` prints them). */
+const WorldAgent = component('WorldAgent', shape({ id: string, name: string, handle: string, apiKey: string }));
+/** A competition a created world's fixture made. */
+const WorldCompetition = component('WorldCompetition', shape({ id: string, name: string, status: string }));
+
 export const worldCreateResponses: Responses = {
   201: ok({
     id: string, adminKey: string, basePath: string, url: string, seed: { type: ['number', 'string'] }, now: dateTime, idleTtlSeconds: nullable(integer),
-    status: oneOfStrings('ok'),
+    status: oneOfStrings('ok'), agents: arrayOf(WorldAgent), competitions: arrayOf(WorldCompetition),
   }),
   ...errors(401, 404, 429),
 };

@@ -39,13 +39,20 @@ const ranOf = (jobs: SimJob[]) => {
 export const SIM_WORLD_ROUTES: RouteDef[] = [
   {
     ...base, auth: 'public', keys: 'server', id: 'sim.worlds.create', method: 'POST', path: '/api/sim/worlds',
-    summary: 'Create an isolated world on this server (answers its id, admin key and base URL)',
+    summary: "Create an isolated world on this server (answers its id, admin key, base URL, and its fixture's agents with their keys and competitions)",
     schemas: { responses: worldCreateResponses, body: createWorldBody },
     handler: async ({ world, body, headers }) => {
       const w = worlds(world);
       await w.authorize(headers.authorization);
       const created = await w.create(body);
-      return { status: 201, body: { success: true, ...apiWorld(created, headers), adminKey: created.adminKey } };
+      return {
+        status: 201,
+        body: {
+          success: true, ...apiWorld(created, headers), adminKey: created.adminKey,
+          agents: created.agents.map((a) => ({ id: a.id, name: a.name, handle: a.handle, apiKey: a.apiKey })),
+          competitions: created.competitions.map((c) => ({ id: c.id, name: c.name, status: c.status })),
+        },
+      };
     },
   },
   {
