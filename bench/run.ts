@@ -24,7 +24,7 @@ const SPECS: Spec[] = [
   { name: 'scaling', file: 'bench/scaling', args: ['100000'], quick: ['10000'] },
   { name: 'rate-limits', file: 'bench/rate-limits', args: ['10000'], quick: ['1000'] },
   { name: 'fork', file: 'bench/fork', args: ['100', '7', '200000'], quick: ['100', '1', '28800'] },
-  { name: 'parallel', file: 'bench/parallel', args: ['3', '200'], quick: ['1', '20'] },
+  { name: 'parallel', file: 'bench/parallel', args: ['3', '100'], quick: ['1', '20'] },
   { name: 'worlds', file: 'bench/worlds', flags: ['--expose-gc'], args: ['32'], quick: ['8'] },
   { name: 'price-memory', file: 'bench/price-memory', flags: ['--expose-gc'], args: ['3'], quick: ['1'] },
 ];

@@ -1,14 +1,14 @@
 // Benchmark 3: a simulated week in-process (100 agents, a portfolio snapshot every 5 minutes, 200k trades): through the domain, dispatch, the scenario runner and compsim replay.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { inProcessTarget } from '../src/world/in-process-target.js';
-import { parseReplayArgs, runReplay } from '../src/cli/replay.js';
+import { parseReplayArgs, replayOnce } from '../src/cli/replay.js';
 import { dispatch, findRoute, routeTable } from '../src/http/dispatch.js';
 import { ROUTES } from '../src/http/resources/index.js';
 import { runScenario } from '../src/harness/runner.js';
-import { parseTapes } from '../src/research/replay.js';
+import { parseTapes, readInput } from '../src/research/replay-input.js';
 import { parseScenario } from '../src/harness/schema.js';
 import { buildArena, SOL, tradeInput, runTrades, USDC, type Arena } from './lib/arena.js';
 import { benchMain } from './lib/proc.js';
@@ -100,12 +100,14 @@ async function scenarioWeek(agents: number, days: number, trades: number): Promi
 }
 
 /**
- * The same week as recorded trades replayed by `compsim replay` (in-process): a CSV of `trades`
- * trades by `agents` agents at even intervals over `days` days and an hourly SOL tape, timed from
- * reading the files to the outcome (every trade's result, balance histories, the leaderboard at
- * each of the snapshot rounds), as the command does before printing.
+ * The same week as recorded trades replayed by `compsim replay` (in-process, through the library
+ * API): a CSV of `trades` trades by `agents` agents at even intervals over `days` days and an
+ * hourly SOL tape, timed from reading the files to the outcome (every trade's result, balance
+ * histories, the leaderboard at each of the snapshot rounds, the outcome's hash), as the command
+ * does before printing. Its target is relative: at most twice row 3 (the domain alone) measured in
+ * the same run, since both move with the machine.
  */
-async function recordedWeek(agents: number, days: number, trades: number): Promise<BenchRow> {
+async function recordedWeek(agents: number, days: number, trades: number, domainMs: number): Promise<BenchRow> {
   const dir = mkdtempSync(join(tmpdir(), 'compsim-bench-replay-'));
   try {
     const start = Date.parse(START);
@@ -119,15 +121,16 @@ async function recordedWeek(agents: number, days: number, trades: number): Promi
     writeFileSync(join(dir, 'tape.json'), JSON.stringify({ [`svm:${SOL}`]: tape }));
     const args = parseReplayArgs(['--trades', join(dir, 'trades.csv'), '--prices', join(dir, 'tape.json'), '--interval', '5m']);
     const t0 = performance.now();
-    const run = await runReplay(args, parseTapes(readFileSync(join(dir, 'tape.json'), 'utf8'), 'tape.json'), args.slippage, 'replay', inProcessTarget());
+    const run = await replayOnce(args, parseTapes(readInput(join(dir, 'tape.json')), 'tape.json'), args.slippage, 'replay');
     const wallMs = performance.now() - t0;
     const accepted = run.outcome.trades.filter((t) => t.accepted).length;
     if (accepted !== trades) throw new Error(`replay accepted ${accepted} of ${trades} trades`);
+    const ratio = wallMs / domainMs;
     return {
       id: '3d', name: `week replay from recorded trades (compsim replay, in-process): ${num(trades)} trades by ${agents} agents over ${days} days, snapshot every 5 min`,
-      value: ms(wallMs), target: '<= 5 s', pass: wallMs <= 5000,
-      notes: `${num(run.result.requests)} logged exchanges (a trade call per recorded trade, each moving the clock to the trade's time first), `
-        + `${num(new Set(run.outcome.leaderboards.map((r) => r.timestamp)).size)} leaderboards, ${num(run.outcome.balances.length)} balance changes, log sha256 ${run.result.hash.slice(0, 12)}`,
+      value: `${ms(wallMs)} = ${ratio.toFixed(2)} x row 3`, target: '<= 2 x row 3', pass: ratio <= 2,
+      notes: `row 3 run again just before (warm) ${ms(domainMs)}; every trade through the library API at its recorded time (the clock moved to it first), `
+        + `${num(new Set(run.outcome.leaderboards.map((r) => r.timestamp)).size)} leaderboards, ${num(run.outcome.balances.length)} balance changes, outcome sha256 ${run.hash.slice(0, 12)}`,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -139,7 +142,9 @@ export async function week(agents = 100, days = 7, trades = 200_000): Promise<Be
   const domain = await replay(agents, days, trades);
   const http = await replay(agents, days, trades, true);
   const runner = await scenarioWeek(agents, days, trades);
-  const recorded = await recordedWeek(agents, days, trades);
+  // Row 3 ran first, with a cold JIT: the ratio is taken against a second, warm run of it.
+  const warm = await replay(agents, days, trades);
+  const recorded = await recordedWeek(agents, days, trades, warm.wallMs);
   return [row('3', 'through the domain', domain, agents, days, 2000), row('3b', 'through dispatch (request path, no sockets)', http, agents, days), runner, recorded];
 }
 

@@ -1,18 +1,13 @@
-// `compsim replay`: rebuilds a competition from recorded trades and a price tape on the virtual clock; leaderboards, balance histories, counterfactuals.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// `compsim replay`: arguments and printing; the replay itself (plan, in-process or served run, files) is src/research/replay.ts.
 import { join } from 'node:path';
-import { renderHtml } from '../harness/report-html.js';
-import { collectReport, renderMarkdown, runResult, type ScenarioReport } from '../harness/report.js';
-import {
-  analyzeReplay, parseTapes, parseTrades, replayPlan, ReplayInputError, ReplayRecorder, toCsv,
-  type ReplayBalance, type ReplayOptions, type ReplayOutcome, type ReplayPlan, type SnapshotRow, type Tapes,
-} from '../research/replay.js';
-import { runScenario, type ScenarioResult } from '../harness/runner.js';
-import { validateScenario } from '../harness/schema.js';
 import { parseDuration } from '../harness/steps.js';
 import { httpTarget, type Target } from '../harness/targets.js';
+import { ScenarioError } from '../harness/schema.js';
+import { loadReplayPlan, REPLAY_FILES, runReplay, writeReplay, type ReplayRun } from '../research/replay.js';
+import { parseTapes, readForkManifest, readInput, ReplayInputError, type ForkReplayInputs } from '../research/replay-input.js';
+import type { ReplayOptions } from '../research/replay-plan.js';
 import { bool, choice, defined, failure, opt, parseFlags, seedValue, str, urlValue, UsageError } from './args.js';
-import { inProcessTarget } from '../world/in-process-target.js';
+import { printable } from './fork.js';
 import type { OutputStream } from './run-output.js';
 
 /** Help text of `compsim replay`. */
@@ -21,12 +16,15 @@ export const REPLAY_USAGE = `Usage: compsim replay --trades <trades.csv|json> --
 
 Rebuilds a competition from recorded trades and a price tape on the virtual clock, then prints
 the final leaderboard; --out writes the leaderboard at every snapshot, each agent's balance
-history, every trade's outcome, an HTML report and the scenario that reproduces the run.
+history, every trade's outcome, an HTML report and the same replay as a scenario. In-process
+(the default) the replay drives a world through compsim's library API; with --target it sends
+the same calls to a served world.
 
 Trades: CSV with a header row, or JSON (an array or {"trades": [...]}), fields timestamp (ISO or
 epoch ms), agent, fromToken, toToken, amount, and optional reason, fromChain, toChain,
 fromSpecificChain, toSpecificChain. Tape: {"<chain>:<address>": [[time, price], ...]} (or
-{"tapes": {...}}); tokens without a tape keep the catalogue's constant price.
+{"tapes": {...}}); tokens without a tape keep the catalogue's constant price. Input files are
+read as untrusted: at most 256 MB each and 2,000,000 trades.
 
 Options:
   --fork <dir>             a directory written by compsim fork: its trades, tape, starting balances, agents,
@@ -54,6 +52,10 @@ export interface ReplayArgs {
   vsSlippage?: ReplayOptions['slippage']; vsPrices?: string; out?: string; target?: string; adminKey?: string; json: boolean;
   /** Agents registered first, in order (from a fork's manifest). */
   agents?: string[];
+  /** The competition's name (a fork's source name). */
+  name?: string;
+  /** What the report says the replay is of: a fork's competition and source, or the trades file. */
+  source: string;
 }
 
 const MODES = ['upstream', 'expected', 'none'] as const;
@@ -81,19 +83,21 @@ const REPLAY_OPTIONS = {
   'vs-slippage': str, 'vs-prices': str, out: str, target: str, 'admin-key': str, json: { ...bool, default: false },
 } as const;
 
+function forkInputs(dir: string): ForkReplayInputs {
+  try {
+    return readForkManifest(dir);
+  } catch (err) {
+    if (err instanceof ReplayInputError) throw new UsageError(`--fork: ${err.message}`);
+    throw err;
+  }
+}
+
 /** Parses the arguments after `replay`. */
 export function parseReplayArgs(argv: readonly string[]): ReplayArgs {
   const { values: v } = parseFlags(argv, REPLAY_OPTIONS);
-  const fork = opt(v.fork, (dir) => {
-    try {
-      return readForkManifest(dir);
-    } catch (err) {
-      throw err instanceof UsageError ? new UsageError(`--fork: ${err.message}`) : err;
-    }
-  });
+  const fork = opt(v.fork, forkInputs);
   const args = defined({
-    ...fork,
-    ...defined({ trades: v.trades, prices: v.prices, balances: v.balances }),
+    trades: v.trades ?? fork?.trades, prices: v.prices ?? fork?.prices, balances: v.balances ?? fork?.balances, agents: fork?.agents, name: fork?.name,
     seed: seedValue(v.seed), slippage: choice('--slippage', v.slippage, MODES),
     intervalMs: v.interval !== undefined ? interval(v.interval) : fork?.intervalMs ?? interval('5m'),
     start: opt(v.start, (t) => time('--start', t)) ?? fork?.start, end: opt(v.end, (t) => time('--end', t)) ?? fork?.end,
@@ -102,101 +106,8 @@ export function parseReplayArgs(argv: readonly string[]): ReplayArgs {
   });
   if (args.trades === undefined || args.prices === undefined) throw new UsageError('--trades and --prices (or --fork) are required');
   if ((args.target === undefined) !== (args.adminKey === undefined)) throw new UsageError('--target and --admin-key go together');
-  return { ...args, trades: args.trades, prices: args.prices };
-}
-
-/** What a fork directory's manifest (`fork.json`) gives a replay: file paths (joined to the directory), times in ms, agents. */
-export interface ForkManifest {
-  trades: string;
-  prices: string;
-  balances?: string;
-  intervalMs: number;
-  start: number;
-  end: number;
-  agents?: string[];
-}
-
-/** Reads `dir/fork.json` (`replay --fork` and `sweep` of a fork directory); a bad manifest throws a UsageError naming the file. */
-export function readForkManifest(dir: string): ForkManifest {
-  const path = join(dir, 'fork.json');
-  const bad = (why: string) => new UsageError(`${path}: ${why}`);
-  let m: { files?: Record<string, unknown>; replay?: Record<string, unknown> };
-  try {
-    m = JSON.parse(readFileSync(path, 'utf8')) as typeof m;
-  } catch (err) {
-    throw bad(`cannot read it: ${(err as Error).message}`);
-  }
-  const files = m?.files ?? {};
-  const r = m?.replay ?? {};
-  if (typeof files.trades !== 'string' || typeof files.prices !== 'string' || typeof r.start !== 'string' || typeof r.end !== 'string' || typeof r.intervalMs !== 'number') {
-    throw bad('not a fork manifest (files.trades, files.prices, replay.start, replay.end, replay.intervalMs)');
-  }
-  const at = (what: string, v: string) => {
-    const ms = Date.parse(v);
-    if (!Number.isFinite(ms)) throw bad(`${what} is not an ISO time: '${v}'`);
-    return ms;
-  };
-  const balances = typeof files.balances === 'string' && existsSync(join(dir, files.balances)) ? join(dir, files.balances) : undefined;
-  return defined({
-    trades: join(dir, files.trades), prices: join(dir, files.prices), balances, intervalMs: r.intervalMs,
-    start: at('replay.start', r.start), end: at('replay.end', r.end), agents: Array.isArray(r.agents) ? r.agents.map(String) : undefined,
-  });
-}
-
-function read(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new ReplayInputError(`cannot read ${path}: ${(err as Error).message}`);
-  }
-}
-
-function readBalances(path: string): ReplayBalance[] {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(read(path));
-  } catch (err) {
-    if (err instanceof ReplayInputError) throw err;
-    throw new ReplayInputError(`${path}: not valid JSON: ${(err as Error).message}`);
-  }
-  if (!Array.isArray(doc)) throw new ReplayInputError(`${path}: expected [{"specificChain", "tokenSymbol", "amount"}, ...]`);
-  return doc as ReplayBalance[];
-}
-
-/** One replay run: its plan, scenario result, read-back outcome and report data. */
-export interface ReplayRun { label: string; plan: ReplayPlan; result: ScenarioResult; outcome: ReplayOutcome; report: ScenarioReport | null }
-
-/** Builds the plan for `tapes`/`slippage`, runs it and reads the outcome back. */
-export async function runReplay(args: ReplayArgs, tapes: Tapes, slippage: ReplayOptions['slippage'], label: string, target: Target): Promise<ReplayRun> {
-  const trades = parseTrades(read(args.trades), args.trades);
-  const balances = args.balances !== undefined ? readBalances(args.balances) : undefined;
-  const plan = replayPlan(trades, tapes, {
-    seed: args.seed, slippage, intervalMs: args.intervalMs, rules: args.rules,
-    ...(args.start !== undefined ? { startTime: args.start } : {}), ...(args.end !== undefined ? { endTime: args.end } : {}),
-    ...(balances ? { balances } : {}), ...(args.agents ? { agents: args.agents } : {}),
-  });
-  const file = `replay:${label}`;
-  const doc = validateScenario(plan.doc, file);
-  let snapshots: SnapshotRow[] = [];
-  let report: ScenarioReport | null = null;
-  const recorder = new ReplayRecorder(plan);
-  const result = await runScenario({ file, name: label, doc }, target, {
-    // The outcome comes from the recorder and the report: the log's text is never read, only its hash.
-    onExchange: recorder.observe, keepLog: false,
-    afterSteps: async (adminKey) => {
-      // The report reads the competition's snapshots anyway: the outcome takes them from there.
-      report = await collectReport(target, adminKey, {
-        onSnapshots: (c, rows) => {
-          if (c.name === 'Replay') snapshots = rows as unknown as SnapshotRow[];
-        },
-      });
-    },
-  });
-  if (!result.ok) {
-    const f = result.failure!;
-    throw new ReplayInputError(`the replay stopped at ${f.at}: ${f.message}${f.response ? ` (${JSON.stringify(f.response.body)})` : ''}`);
-  }
-  return { label, plan, result, outcome: analyzeReplay(plan, recorder, snapshots), report };
+  const source = fork !== undefined && v.trades === undefined ? `'${fork.name ?? 'a forked competition'}'${fork.source ? ` from ${fork.source}` : ''}` : args.trades;
+  return { ...args, trades: args.trades, prices: args.prices, source };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -216,7 +127,8 @@ export function describeRun(run: ReplayRun): string[] {
   const refused = o.trades.filter((t) => !t.accepted);
   const rounds = new Set(o.leaderboards.map((r) => r.timestamp)).size;
   const lines = [
-    `${run.label}: ${o.trades.length} trades (${o.trades.length - refused.length} accepted, ${refused.length} refused) by ${plan.agents.length} agents, ${iso(plan.start)} -> ${iso(plan.end)}, ${rounds} snapshot rounds, sha256 ${run.result.hash}`,
+    `${run.label} of ${run.source} ('${plan.name}'): ${o.trades.length} trades (${o.trades.length - refused.length} accepted, ${refused.length} refused) by ${plan.agents.length} agents, `
+      + `${iso(plan.start)} -> ${iso(plan.end)}, ${rounds} snapshot rounds, outcome sha256 ${run.hash}`,
     'final leaderboard:', ...finalTable(run),
   ];
   if (refused.length > 0) lines.push('refused trades:', ...refused.map((t) => `  ${iso(t.trade.timestamp)} ${t.trade.agent}: ${t.error}`));
@@ -237,20 +149,18 @@ export function compareRuns(base: ReplayRun, alt: ReplayRun): string[] {
   ];
 }
 
-/** Writes a run's files into `dir`. */
-export function writeRun(run: ReplayRun, dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  const o = run.outcome;
-  writeFileSync(join(dir, 'replay.scenario.json'), `${JSON.stringify(run.plan.doc, null, 2)}\n`);
-  writeFileSync(join(dir, 'leaderboards.csv'), toCsv(['timestamp', 'rank', 'agent', 'value'], o.leaderboards.map((r) => [iso(r.timestamp), r.rank, r.agent, r.value])));
-  writeFileSync(join(dir, 'balances.csv'), toCsv(['timestamp', 'agent', 'token', 'symbol', 'change', 'balance'],
-    o.balances.map((b) => [iso(b.timestamp), b.agent, b.token, b.symbol, b.change, b.balance])));
-  writeFileSync(join(dir, 'trades.csv'), toCsv(['timestamp', 'agent', 'fromToken', 'toToken', 'amount', 'status', 'accepted', 'toAmount', 'tradeAmountUsd', 'error'],
-    o.trades.map((t) => [iso(t.trade.timestamp), t.trade.agent, t.trade.fromToken, t.trade.toToken, t.trade.amount, t.status, t.accepted, t.toAmount, t.tradeAmountUsd, t.error])));
-  writeFileSync(join(dir, 'outcome.json'), `${JSON.stringify({ hash: run.result.hash, ...o }, null, 2)}\n`);
-  const rr = runResult('in-process', [run.result], run.report ? new Map([[run.result.file, run.report]]) : undefined);
-  writeFileSync(join(dir, 'summary.md'), renderMarkdown(rr));
-  writeFileSync(join(dir, 'report.html'), renderHtml(rr));
+/** Runs one replay of the arguments' trades on `tapes` with `slippage`: in-process, or against `--target` (a target of its own, closed after). */
+export async function replayOnce(args: ReplayArgs, tapes: ReturnType<typeof parseTapes>, slippage: ReplayOptions['slippage'], label: string, target?: Target): Promise<ReplayRun> {
+  const plan = loadReplayPlan({ trades: args.trades, ...(args.balances !== undefined ? { balances: args.balances } : {}) }, tapes, {
+    seed: args.seed, slippage, intervalMs: args.intervalMs, rules: args.rules,
+    ...(args.start !== undefined ? { startTime: args.start } : {}), ...(args.end !== undefined ? { endTime: args.end } : {}),
+    ...(args.agents ? { agents: args.agents } : {}), ...(args.name !== undefined ? { name: args.name } : {}),
+  });
+  try {
+    return await runReplay(plan, { label, source: args.source, ...(target ? { target } : {}) });
+  } finally {
+    await target?.close();
+  }
 }
 
 /** Runs `compsim replay`; resolves to the exit code (1 on unreadable or unreplayable input). */
@@ -266,38 +176,29 @@ export async function replayMain(argv: readonly string[], io: { stdout: OutputSt
     if (!(err instanceof UsageError)) throw err;
     return failure('compsim replay', REPLAY_USAGE, err, io.stderr);
   }
-  const makeTarget = () => (args.target ? httpTarget(args.target, { adminKey: args.adminKey! }) : inProcessTarget());
+  const target = () => (args.target ? httpTarget(args.target, { adminKey: args.adminKey! }) : undefined);
   try {
-    const tapes = parseTapes(read(args.prices), args.prices);
-    const runs: ReplayRun[] = [];
-    const base = await withTarget(makeTarget(), (t) => runReplay(args, tapes, args.slippage, 'replay', t));
-    runs.push(base);
+    const tapes = parseTapes(readInput(args.prices), args.prices);
+    const runs: ReplayRun[] = [await replayOnce(args, tapes, args.slippage, 'replay', target())];
     if (args.vsSlippage !== undefined || args.vsPrices !== undefined) {
-      const altTapes = args.vsPrices !== undefined ? parseTapes(read(args.vsPrices), args.vsPrices) : tapes;
+      const altTapes = args.vsPrices !== undefined ? parseTapes(readInput(args.vsPrices), args.vsPrices) : tapes;
       const what = [args.vsSlippage !== undefined ? `slippage ${args.vsSlippage}` : '', args.vsPrices !== undefined ? `prices ${args.vsPrices}` : ''].filter((s) => s !== '').join(', ');
-      runs.push(await withTarget(makeTarget(), (t) => runReplay(args, altTapes, args.vsSlippage ?? args.slippage, `counterfactual (${what})`, t)));
+      runs.push(await replayOnce(args, altTapes, args.vsSlippage ?? args.slippage, `counterfactual (${what})`, target()));
     }
     const human = args.json ? io.stderr : io.stdout;
-    for (const r of runs) human.write(`${describeRun(r).join('\n')}\n\n`);
-    if (runs.length === 2) human.write(`${compareRuns(runs[0]!, runs[1]!).join('\n')}\n`);
+    // Names and messages may come from a forked source: control characters are not passed to the terminal.
+    for (const r of runs) human.write(printable(`${describeRun(r).join('\n')}\n\n`));
+    if (runs.length === 2) human.write(printable(`${compareRuns(runs[0]!, runs[1]!).join('\n')}\n`));
     if (args.out !== undefined) {
-      writeRun(runs[0]!, args.out);
-      if (runs[1]) writeRun(runs[1], join(args.out, 'counterfactual'));
-      human.write(`written: ${join(args.out, 'leaderboards.csv')}, balances.csv, trades.csv, outcome.json, report.html, summary.md, replay.scenario.json\n`);
+      writeReplay(runs[0]!, args.out);
+      if (runs[1]) writeReplay(runs[1], join(args.out, 'counterfactual'));
+      human.write(`written: ${join(args.out, REPLAY_FILES[0])}, ${REPLAY_FILES.slice(1).join(', ')}\n`);
     }
-    if (args.json) io.stdout.write(`${JSON.stringify(runs.map((r) => ({ label: r.label, hash: r.result.hash, ...r.outcome })), null, 2)}\n`);
+    if (args.json) io.stdout.write(`${JSON.stringify(runs.map((r) => ({ label: r.label, hash: r.hash, ...r.outcome })), null, 2)}\n`);
     return 0;
   } catch (err) {
-    if (!(err instanceof ReplayInputError) && !(err as { name?: string }).name?.includes('ScenarioError')) throw err;
-    io.stderr.write(`compsim replay: ${(err as Error).message}\n`);
+    if (!(err instanceof ReplayInputError) && !(err instanceof ScenarioError)) throw err;
+    io.stderr.write(printable(`compsim replay: ${(err as Error).message}\n`));
     return 1;
-  }
-}
-
-async function withTarget<R>(target: Target, fn: (t: Target) => Promise<R>): Promise<R> {
-  try {
-    return await fn(target);
-  } finally {
-    await target.close();
   }
 }

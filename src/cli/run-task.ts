@@ -5,7 +5,7 @@ import { runScenario, type RunEvent, type ScenarioResult } from '../harness/runn
 import { loadScenario, ScenarioError } from '../harness/schema.js';
 import { httpTarget, TargetUnreachable, type Target } from '../harness/targets.js';
 import { worldTarget, type ScenarioWorld } from '../harness/world-target.js';
-import type { TaskContext } from './pool.js';
+import type { TaskContext } from '../harness/pool.js';
 import { inProcessTarget } from '../world/in-process-target.js';
 
 /** Where a run's requests go, as data (each worker builds its own target from it). */

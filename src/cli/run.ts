@@ -9,7 +9,7 @@ import { TargetUnreachable, unreachable, type Target } from '../harness/targets.
 import type { ScenarioWorld } from '../harness/world-target.js';
 import { bool, defined, failure, opt, parseFlags, str, urlValue, UsageError } from './args.js';
 import { renderJunit } from './junit.js';
-import { defaultWorkers, runPool, TaskError } from './pool.js';
+import { defaultWorkers, runPool, TaskError } from '../harness/pool.js';
 import { Progress, type OutputStream } from './run-output.js';
 import { runFileOn, targetFor, type FileOutcome, type RunSetup, type TargetSpec } from './run-task.js';
 import { pickShard, shardValue, workersValue, type Shard } from './shard.js';

@@ -1,6 +1,7 @@
-// Self-contained HTML report of a sweep: per variant and competition, rank-distribution and PnL box plots (inline SVG) and the tau table.
+// Self-contained HTML report of a sweep: the tau table and each variant's tau distribution (histograms), then per variant and competition rank and PnL box plots (inline SVG).
 import { niceTicks, valueLabel } from '../harness/report-html.js';
-import { fixed, variants, type AgentSummary, type SweepData, type TauSummary } from './sweep.js';
+import { variants } from './sweep-input.js';
+import { fixed, type AgentSummary, type SweepData, type TauSummary } from './sweep-stats.js';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -92,11 +93,62 @@ function tauTable(taus: readonly TauSummary[]): string {
   return `<table><thead><tr><th>variant</th><th>competition</th><th>runs</th><th>median τ</th><th>IQR</th><th>min</th><th>mean</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
+/** Tau histogram: bins of 0.05 over [-1, 1] (the last bin holds 1), one row per variant and competition. */
+const TAU_BINS = 40;
+const TAU_ROW = 40;
+
+/** Counts of `values` (each in [-1, 1]) per bin. */
+export function tauHistogram(values: readonly number[]): number[] {
+  const counts = new Array<number>(TAU_BINS).fill(0);
+  // The small offset keeps a tau on a bin edge (0.1 read as 0.09999...) in the bin it starts.
+  for (const t of values) counts[Math.max(0, Math.min(TAU_BINS - 1, Math.floor((t + 1) * (TAU_BINS / 2) + 1e-9)))]! += 1;
+  return counts;
+}
+
+/**
+ * The distribution of tau per variant and competition: a histogram row each on one shared axis
+ * from -1 to 1, with the median marked, so a split distribution (some runs near the base order,
+ * some near its reverse) shows as two humps where a median alone would hide it.
+ */
+function tauChart(taus: readonly TauSummary[]): string {
+  const h = TOP + taus.length * TAU_ROW + BOTTOM;
+  const x = (v: number) => PLOT_L + ((v + 1) / 2) * (PLOT_R - PLOT_L);
+  const bottom = TOP + taus.length * TAU_ROW;
+  const out: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${h}" width="${W}" height="${h}" role="img" aria-label="distribution of Kendall's tau per variant">`];
+  for (const t of [-1, -0.5, 0, 0.5, 1]) {
+    out.push(`<line x1="${x(t).toFixed(1)}" x2="${x(t).toFixed(1)}" y1="${TOP}" y2="${bottom}" class="grid"/>`);
+    out.push(`<text x="${x(t).toFixed(1)}" y="${bottom + 14}" text-anchor="middle" class="tick">${t}</text>`);
+  }
+  out.push(`<text x="${((PLOT_L + PLOT_R) / 2).toFixed(1)}" y="${bottom + 29}" text-anchor="middle" class="axis">Kendall's τ against the base ranking (bins of 0.05); the dark line is the median</text>`);
+  out.push(`<text x="${PLOT_R + 40}" y="${TOP - 8}" text-anchor="end" class="head">median</text><text x="${PLOT_R + 102}" y="${TOP - 8}" text-anchor="end" class="head">runs</text>`);
+  taus.forEach((t, i) => {
+    const top = TOP + i * TAU_ROW;
+    const counts = tauHistogram(t.values);
+    const most = Math.max(1, ...counts);
+    const name = `${t.variant.label} · ${t.competition}`;
+    out.push(`<g><title>${esc(`${name}: median ${fixed(t.median, 3)}, IQR ${fixed(t.q1, 3)} to ${fixed(t.q3, 3)}, range ${fixed(t.min, 3)} to ${fixed(t.max, 3)}, ${t.runs} runs`)}</title>`);
+    if (i % 2 === 0) out.push(`<rect x="0" y="${top}" width="${W}" height="${TAU_ROW}" class="band"/>`);
+    out.push(`<text x="${LABEL_W}" y="${top + TAU_ROW / 2 + 4}" text-anchor="end" class="name">${esc(cut(name, LABEL_W))}</text>`);
+    counts.forEach((c, b) => {
+      if (c === 0) return;
+      const barH = (c / most) * (TAU_ROW - 8);
+      const x0 = x(-1 + (b * 2) / TAU_BINS);
+      const w = (PLOT_R - PLOT_L) / TAU_BINS;
+      out.push(`<rect x="${(x0 + 0.5).toFixed(1)}" y="${(top + TAU_ROW - 4 - barH).toFixed(1)}" width="${(w - 1).toFixed(1)}" height="${barH.toFixed(1)}" class="hist"/>`);
+    });
+    out.push(`<line x1="${x(t.median).toFixed(1)}" x2="${x(t.median).toFixed(1)}" y1="${top + 3}" y2="${top + TAU_ROW - 3}" class="median"/>`);
+    out.push(`<text x="${PLOT_R + 40}" y="${top + TAU_ROW / 2 + 4}" text-anchor="end" class="num">${fixed(t.median, 3)}</text>`);
+    out.push(`<text x="${PLOT_R + 102}" y="${top + TAU_ROW / 2 + 4}" text-anchor="end" class="num">${t.runs}</text></g>`);
+  });
+  out.push('</svg>');
+  return out.join('');
+}
+
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:800px;color:#222}
 h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-top:1px solid #ddd;padding-top:16px}h3{font-size:15px}
 table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}
 svg{display:block;margin:8px 0}.grid{stroke:#e4e4e4}.tick,.num,.head,.axis,.name{font-size:11px;fill:#333}.head{font-weight:600}
-.band{fill:#f6f6f6}.whisker{stroke:#666}.box{fill:#9ecae1;stroke:#2b6a99}.median{stroke:#08306b;stroke-width:2}.base{fill:#d95f02}
+.band{fill:#f6f6f6}.hist{fill:#6baed6}.whisker{stroke:#666}.box{fill:#9ecae1;stroke:#2b6a99}.median{stroke:#08306b;stroke-width:2}.base{fill:#d95f02}
 code{background:#f3f3f3;padding:0 3px}`;
 
 /** The report page: no scripts, no external files. */
@@ -110,6 +162,7 @@ export function renderSweepHtml(data: SweepData, agents: readonly AgentSummary[]
     '<h2>Ranking stability</h2>',
     "<p>Kendall's τ between each run's final ranking and the base run's: 1 the same order, 0 unrelated, −1 reversed.</p>",
     tauTable(taus),
+    ...(taus.length > 0 ? ['<h3>Distribution of τ</h3>', '<p>How many runs reached each τ: a median hides a split, two humps do not.</p>', tauChart(taus)] : []),
   ];
   for (const v of vs) {
     const rowsOfVariant = agents.filter((a) => a.variant.index === v.index);

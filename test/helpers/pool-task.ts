@@ -1,6 +1,6 @@
 // Test helper: task functions for the worker pool tests (a hash chain per input, a task that throws, one that reports events).
 import { createHash } from 'node:crypto';
-import type { TaskContext } from '../../src/cli/pool.js';
+import type { TaskContext } from '../../src/harness/pool.js';
 
 /** `rounds` SHA-256 rounds over `text` plus the setup's salt: deterministic work whose answer depends on every input. */
 export function chain(input: { text: string; rounds: number }, ctx: TaskContext<{ salt: string }>): { text: string; hash: string } {

@@ -1,6 +1,6 @@
 // compsim fork's price tape: exact fill prices, the pivoted least-squares solve, prices recovered from portfolio values.
 import { expect } from 'chai';
-import { derivePrices, fromPrice, pivotedSolve, toPrice, type SourceTrade, type TokenFacts } from '../../src/cli/fork-prices.js';
+import { derivePrices, fromPrice, pivotedSolve, toPrice, type SourceTrade, type TokenFacts } from '../../src/research/fork-prices.js';
 
 const T0 = Date.UTC(2025, 5, 2, 12);
 const MIN = 60_000;

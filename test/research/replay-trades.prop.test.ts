@@ -1,7 +1,7 @@
 // Recorded trades from CSV: the same trades as the JSON form of the same rows, in time order, ties in file order.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { parseTrades, ReplayInputError, type ReplayTrade } from '../../src/research/replay.js';
+import { parseTrades, ReplayInputError, type ReplayTrade } from '../../src/research/replay-input.js';
 
 const T0 = Date.UTC(2025, 5, 2, 12);
 

@@ -3,8 +3,11 @@ import { expect } from 'chai';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { sweepMain } from '../../src/cli/sweep.js';
-import { renderSweepHtml } from '../../src/research/sweep-report.js';
-import { kendallTau, parseSeeds, parseVary, quantile, summarise, SweepInputError, type SweepData, type SweepRun } from '../../src/research/sweep.js';
+import { renderSweepHtml, tauHistogram } from '../../src/research/sweep-report.js';
+import { checkRunCount, MAX_RUNS, parseSeeds, parseVary, SweepInputError, variantAt, variants } from '../../src/research/sweep-input.js';
+import { kendallTau, quantile, summarise, type SweepData, type SweepRun } from '../../src/research/sweep-stats.js';
+import { SweepRunList } from '../../src/research/sweep.js';
+import { pickShard } from '../../src/cli/shard.js';
 import { generate, OUTPUT as DAY_FILE, render as renderDay } from '../../scenarios/generators/day-random-walk.js';
 import { ROOT, scratch } from '../harness/child.js';
 
@@ -38,6 +41,49 @@ describe('compsim sweep', function () {
       expect(thrown(() => parseSeeds('1,x'))).to.equal("--seeds must be integers and ranges such as 1..200 or 1,5,9, got '1,x'");
       expect(thrown(() => parseSeeds('1..3,2'))).to.equal("--seeds: a seed is listed twice in '1..3,2'");
       expect(thrown(() => parseSeeds('0..100000'))).to.equal('--seeds: at most 100000 seeds');
+    });
+
+    it('checks seed bounds before expanding a range, so ranges near the safe-integer limit are refused at once', () => {
+      expect(thrown(() => parseSeeds('9007199254740990..9007199254740999'))).to.equal("--seeds: seeds must be safe integers (at most 9007199254740991 either side of 0), got '9007199254740990..9007199254740999'");
+      expect(thrown(() => parseSeeds('1..99999999999999999999'))).to.match(/^--seeds: seeds must be safe integers/);
+      expect(thrown(() => parseSeeds('0..9007199254740990'))).to.equal('--seeds: at most 100000 seeds');
+      expect(thrown(() => parseSeeds('1..60000,70000..130000'))).to.equal('--seeds: at most 100000 seeds');
+      expect(parseSeeds('9007199254740989..9007199254740991')).to.deep.equal([9007199254740989, 9007199254740990, 9007199254740991]);
+    });
+
+    it('caps seeds × variants with an error naming both, before building any run', () => {
+      const vary = [parseVary(`maxTradePercentage=${Array.from({ length: 1000 }, (_, i) => 1 + i * 0.099).join(',')}`)];
+      expect(thrown(() => checkRunCount(100_000, vary))).to.equal(`100000 seeds × 1000 variants = 100000000 runs, more than the ${MAX_RUNS} a sweep makes: use fewer seeds or --vary values, or --shard`);
+      expect(() => checkRunCount(100, vary)).to.not.throw();
+      // The run list makes each run from its number: a million-run list costs nothing until a run is asked for.
+      const list = new SweepRunList(Array.from({ length: 1000 }, (_, i) => i + 1), vary, 7);
+      expect([list.length, list.total]).to.deep.equal([1_000_001, 1_000_000]);
+      expect(list.at(0)).to.deep.equal({ run: 0, variant: -1, seed: 7, values: [] });
+      expect(list.at(1_000_000)).to.deep.equal({ run: 1_000_000, variant: 999, seed: 1000, values: [vary[0]!.values[999]] });
+      expect(list.at(1_000_001)).to.equal(undefined);
+    });
+
+    it('deals the runs to shards as the round-robin of the sorted run numbers does', () => {
+      const vary = [parseVary('slippage=upstream,none,expected')];
+      const seeds = [5, 6, 7, 8, 9, 10, 11];
+      const all = new SweepRunList(seeds, vary, 1);
+      const runs = Array.from({ length: all.length - 1 }, (_, i) => all.at(i + 1)!);
+      expect(runs.map((r) => [r.variant, r.seed])).to.deep.equal(variants(vary).flatMap((v) => seeds.map((s) => [v.index, s])));
+      for (const count of [1, 2, 3, 4, 7, 25]) {
+        for (let index = 1; index <= count; index++) {
+          const list = new SweepRunList(seeds, vary, 1, { index, count });
+          const mine = Array.from({ length: list.length - 1 }, (_, i) => list.at(i + 1)!);
+          const width = String(runs.length).length;
+          expect(mine, `${index}/${count}`).to.deep.equal(pickShard(runs, { index, count }, (r) => String(r.run).padStart(width, '0')));
+        }
+      }
+    });
+
+    it('looks --vary keys up in a table without a prototype: constructor, __proto__ and toString are unknown keys', () => {
+      for (const key of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+        expect(thrown(() => parseVary(`${key}=1`))).to.equal(`--vary: unknown key '${key}' (known: slippage, prices.volatility, prices.stepMs, maxTradePercentage, snapshotIntervalMs)`);
+      }
+      expect(variantAt([parseVary('slippage=upstream,none'), parseVary('maxTradePercentage=10,20,30')], 4)).to.deep.equal({ index: 4, values: ['none', 20], label: 'slippage=none maxTradePercentage=20' });
     });
 
     it('reads --vary settings of known keys and refuses unknown keys and bad values', () => {
@@ -189,6 +235,9 @@ describe('compsim sweep', function () {
         [[scenario, '--seeds', '1', '--vary', 'slippage=none', '--vary', 'slippage=upstream', '--out', 'x'], '--vary slippage is given twice'],
         [['no/such.scenario.json', '--seeds', '1', '--out', 'x'], 'no such file or folder: no/such.scenario.json'],
         [[relative(ROOT, dir), '--seeds', '1', '--out', 'x'], `${relative(ROOT, dir)} holds 2 scenario files (constant.scenario.json, day5.scenario.json); name one of them`],
+        [[scenario, '--seeds', '1..100000', '--vary', 'slippage=none,upstream', '--out', 'x'], `100000 seeds × 2 variants = 200000 runs, more than the ${MAX_RUNS} a sweep makes: use fewer seeds or --vary values, or --shard`],
+        [[scenario, '--seeds', '9007199254740990..9007199254740999', '--out', 'x'], "--seeds: seeds must be safe integers (at most 9007199254740991 either side of 0), got '9007199254740990..9007199254740999'"],
+        [[scenario, '--seeds', '1', '--vary', 'constructor=1', '--out', 'x'], "--vary: unknown key 'constructor' (known: slippage, prices.volatility, prices.stepMs, maxTradePercentage, snapshotIntervalMs)"],
       ];
       for (const [args, message] of cases) {
         const r = await sweepHere(args);
@@ -211,8 +260,8 @@ describe('compsim sweep', function () {
       expect(html).to.match(/^<!doctype html>/);
       expect(html).to.not.match(/<script|<link|<img|src="http/);
       const svgs = html.match(/<svg[\s\S]*?<\/svg>/g)!;
-      expect(svgs).to.have.length(2);
-      for (const svg of svgs) {
+      expect(svgs).to.have.length(3);
+      for (const svg of svgs.slice(1)) {
         const labels = [...svg.matchAll(/<text x="([\d.]+)" y="([\d.]+)" text-anchor="end" class="name">([^<]*)<\/text>/g)];
         expect(labels).to.have.length(20);
         // Sorted as the summary sorts, names cut to fit left of the plot, rows 20 px apart (11px text).
@@ -226,6 +275,28 @@ describe('compsim sweep', function () {
         for (const t of ticks) expect(t).to.be.greaterThan(170);
       }
       expect(html).to.include('<title>A rather long agent name number 01 &lt;&amp;&gt;: median');
+    });
+
+    it('draws the distribution of tau per variant, so a split between the base order and its reverse shows as two humps', () => {
+      const order = (reversed: boolean) => ['A', 'B', 'C', 'D'].map((agent, i) => ({ agent, rank: reversed ? 4 - i : i + 1, value: 1, pnl: 0, pnlPercent: 0 }));
+      const run = (n: number, reversed: boolean): SweepRun => ({
+        run: n, variant: n === 0 ? -1 : 0, seed: n, ok: true, failure: '', steps: 1, stepsPassed: 1, requests: 1, hash: 'h',
+        standings: [{ competition: 'Cup', agents: order(reversed) }],
+      });
+      // Five runs keep the base order, four reverse it: the median (1) says nothing of the four.
+      const runs = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => run(n, n % 2 === 0));
+      const data: SweepData = { source: 's', docHash: 'x', seeds: [1, 2, 3, 4, 5, 6, 7, 8, 9], vary: [], base: run(0, false), runs };
+      const { agents, taus } = summarise(data);
+      expect(taus[0]).to.deep.include({ runs: 9, median: 1, min: -1, max: 1 });
+      expect(taus[0]!.values).to.deep.equal([-1, -1, -1, -1, 1, 1, 1, 1, 1]);
+      expect(tauHistogram(taus[0]!.values).map((c, i) => [i, c] as const).filter(([, c]) => c > 0)).to.deep.equal([[0, 4], [39, 5]]);
+      const chart = renderSweepHtml(data, agents, taus).match(/<svg[^>]*aria-label="distribution of Kendall's tau per variant">[\s\S]*?<\/svg>/)![0];
+      // One bar per non-empty bin: the one at -1 four fifths the height of the one at 1.
+      const bars = [...chart.matchAll(/<rect x="([\d.]+)" y="[\d.]+" width="[\d.]+" height="([\d.]+)" class="hist"\/>/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
+      expect(bars).to.have.length(2);
+      expect(bars[0]![0]).to.be.below(bars[1]![0]);
+      expect(bars[0]![1] / bars[1]![1]).to.be.closeTo(4 / 5, 0.01);
+      expect(tauHistogram([-1, -0.95, 0, 0.1, 0.999, 1])).to.deep.equal(Object.assign(new Array(40).fill(0), { 0: 1, 1: 1, 20: 1, 22: 1, 39: 2 }));
     });
   });
 });

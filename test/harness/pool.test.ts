@@ -1,7 +1,7 @@
 // The worker pool: outputs in input order on any number of workers, the hand-out order, events, and a throwing task.
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { runPool, TaskError } from '../../src/cli/pool.js';
+import { runPool, TaskError } from '../../src/harness/pool.js';
 
 const TASKS = new URL('../helpers/pool-task.ts', import.meta.url);
 

@@ -1,4 +1,4 @@
-// A pool of worker threads running one task function over a list of inputs; results come back in input order whatever the finishing order.
+// A pool of worker threads running one task function over a list of inputs (an array, or a list made on demand); results come back in input order whatever the finishing order.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
@@ -9,6 +9,12 @@ export interface TaskContext<S> {
   /** Sends a progress event to the pool's `onEvent` (display only; never part of a result). */
   emit(event: unknown): void;
 }
+
+/**
+ * The inputs of a pool: an array, or any list that makes input `i` on demand (a sweep's runs are
+ * computed from their number, never held all at once).
+ */
+export interface InputList<I> { readonly length: number; at(index: number): I | undefined }
 
 /** A task function: exported by name from a module, given one input, resolving to a structured-clonable output. */
 export type TaskFn<I, O, S> = (input: I, ctx: TaskContext<S>) => Promise<O> | O;
@@ -72,8 +78,8 @@ export class TaskError extends Error {
  * input (in `order`) to whichever worker is free. Resolves to the outputs in input order; rejects
  * with a {@link TaskError} as soon as a task throws (the other workers are stopped).
  */
-export async function runPool<I, O, S>(inputs: readonly I[], options: PoolOptions<O, S>): Promise<O[]> {
-  const order = options.order ?? inputs.map((_, i) => i);
+export async function runPool<I, O, S>(inputs: InputList<I>, options: PoolOptions<O, S>): Promise<O[]> {
+  const order = options.order ?? Array.from({ length: inputs.length }, (_, i) => i);
   if (order.length !== inputs.length || new Set(order).size !== inputs.length || order.some((i) => !(i >= 0 && i < inputs.length))) {
     throw new Error('runPool: order must list every input index once');
   }
@@ -81,7 +87,7 @@ export async function runPool<I, O, S>(inputs: readonly I[], options: PoolOption
   return count === 1 ? inThisThread(inputs, order, options) : inWorkers(inputs, order, count, options);
 }
 
-async function inThisThread<I, O, S>(inputs: readonly I[], order: readonly number[], options: PoolOptions<O, S>): Promise<O[]> {
+async function inThisThread<I, O, S>(inputs: InputList<I>, order: readonly number[], options: PoolOptions<O, S>): Promise<O[]> {
   const mod = (await import(options.module.href)) as Record<string, unknown>;
   const fn = mod[options.fn];
   if (typeof fn !== 'function') throw new Error(`runPool: ${options.module.href} exports no function '${options.fn}'`);
@@ -90,7 +96,7 @@ async function inThisThread<I, O, S>(inputs: readonly I[], order: readonly numbe
     options.onStart?.(index);
     let output: O;
     try {
-      output = await (fn as TaskFn<I, O, S>)(inputs[index]!, { setup: options.setup, emit: (event) => options.onEvent?.(index, event) });
+      output = await (fn as TaskFn<I, O, S>)(inputs.at(index)!, { setup: options.setup, emit: (event) => options.onEvent?.(index, event) });
     } catch (err) {
       throw new TaskError(index, (err as Error).message ?? String(err), (err as Error).stack);
     }
@@ -100,7 +106,7 @@ async function inThisThread<I, O, S>(inputs: readonly I[], order: readonly numbe
   return outputs;
 }
 
-function inWorkers<I, O, S>(inputs: readonly I[], order: readonly number[], count: number, options: PoolOptions<O, S>): Promise<O[]> {
+function inWorkers<I, O, S>(inputs: InputList<I>, order: readonly number[], count: number, options: PoolOptions<O, S>): Promise<O[]> {
   const outputs = new Array<O>(inputs.length);
   let next = 0;
   let finished = 0;
@@ -124,7 +130,7 @@ function inWorkers<I, O, S>(inputs: readonly I[], order: readonly number[], coun
       }
       const index = order[next++]!;
       options.onStart?.(index);
-      w.postMessage({ type: 'task', index, input: inputs[index] } satisfies ToWorker);
+      w.postMessage({ type: 'task', index, input: inputs.at(index) } satisfies ToWorker);
     };
     for (let k = 0; k < count; k++) {
       const w = startWorker({ module: options.module.href, fn: options.fn, setup: options.setup });
