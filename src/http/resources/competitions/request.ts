@@ -3,6 +3,7 @@ import { PARTICIPANT_SORT_FIELDS } from '../../../domain/competitions/participan
 import { COMPETITION_SORT_FIELDS } from '../../../domain/competitions/views.js';
 import { handlerChecked, type JSONSchema, type RouteDef } from '../../route.js';
 import { bool, isoTime, limit, nonEmpty, obj, offset, specificChain, str, strList, uuid, uuidParams } from '../shared/request.js';
+import { MAX_AMOUNT } from '../../../domain/model.js';
 
 const sort: JSONSchema = { type: 'string', default: '', description: 'Comma list of up to 3 fields, `-` for descending' };
 
@@ -73,7 +74,8 @@ const initialBalances = {
   items: obj({
     specificChain,
     tokenSymbol: { type: 'string', minLength: 1, maxLength: 20, description: "A symbol of the world's token catalogue on that chain (e.g. usdc, sol, eth)" },
-    amount: { type: 'number', exclusiveMinimum: 0 },
+    // Bounded so every portfolio value stays finite (and the world's dump loads back).
+    amount: { type: 'number', exclusiveMinimum: 0, maximum: MAX_AMOUNT },
   },
     ['specificChain', 'tokenSymbol', 'amount']),
 };
