@@ -26,9 +26,10 @@ const SPECS: Spec[] = [
   { name: 'fork', file: 'bench/fork', args: ['100', '7', '200000'], quick: ['100', '1', '28800'] },
   { name: 'parallel', file: 'bench/parallel', args: ['3', '100'], quick: ['1', '20'] },
   { name: 'worlds', file: 'bench/worlds', flags: ['--expose-gc'], args: ['32'], quick: ['8'] },
+  { name: 'price-memory', file: 'bench/price-memory', flags: ['--expose-gc'], args: ['3'], quick: ['1'] },
 ];
 
-const ORDER = ['1', '1b', '1c', '2', '3', '3b', '3c', '3d', '4a', '4b', '4c', '5', '6a', '6b', '7a', '7b', '7c', 'S1', 'S2', 'S3', 'RL1', 'RL2', 'F1', 'P1', 'P2', 'W1'];
+const ORDER = ['1', '1b', '1c', '2', '3', '3b', '3c', '3d', '4a', '4b', '4c', '5', '6a', '6b', '7a', '7b', '7c', 'S1', 'S2', 'S3', 'RL1', 'RL2', 'F1', 'P1', 'P2', 'W1', 'M1'];
 
 const USAGE = `usage: npm run bench [-- [--quick] [--source] [--profile] [--no-write] [names...]]
   names      any of ${SPECS.map((s) => s.name).join(', ')} (default: all)

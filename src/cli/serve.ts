@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createLogger } from '../http/adapters/logging.js';
 import { answerOutsideKoa, createServer } from '../http/adapters/server.js';
-import { createWorld, type World } from '../world/world.js';
+import { createWorld, storedProblem, type World } from '../world/world.js';
 import { BUNDLED_WORLDS_DIR, bundledWorlds, isBundledWorld, type WorldFixture } from '../world/fixture.js';
 import { UsageError, type ServeArgs } from './args.js';
 import { openServeState } from './state.js';
-import { WorldHost } from '../world/world-host.js';
+import { WorldHost, worldOfFailure } from '../world/world-host.js';
 import type { StatePersistence } from '../world/persistence.js';
 import { loadOpenSkill } from '../domain/rankings/rating.js';
 import { loadEthers } from '../domain/agents/wallet-verification.js';
@@ -116,10 +116,11 @@ function writeKeysFile(path: string, keys: ServeKeys): void {
 interface Opened { world: World; worldHost: WorldHost; state: StatePersistence | undefined }
 
 /** Builds the default world and the host of created ones; on failure, releases the state directory. */
-async function openWorlds(args: ServeArgs, fixture: WorldFixture | undefined, url: string): Promise<Opened> {
+async function openWorlds(args: ServeArgs, fixture: WorldFixture | undefined, url: string, logger: Logger): Promise<Opened> {
   let state: StatePersistence | undefined;
   try {
-    state = args.state ? await openServeState(args.state, createLogger({ level: args.logLevel }), args.stateCompactMb) : undefined;
+    state = args.state ? await openServeState(args.state, logger, args.stateCompactMb) : undefined;
+    const fresh = !state?.recoveredOptions();
     const world = await createWorld({
       clock: args.clock,
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
@@ -131,6 +132,9 @@ async function openWorlds(args: ServeArgs, fixture: WorldFixture | undefined, ur
       walletDomain: args.walletDomain ?? url,
       ...(args.inferenceSigners ? { inferenceSigners: args.inferenceSigners } : {}),
     }, state);
+    // A world file is outside input: what it made must load back from the world's own dump.
+    const problem = fixture && fresh ? await storedProblem(world) : null;
+    if (problem) throw new Error(`world file ${args.world}: the world it makes would not load back from its own dump: ${problem}`);
     const worldHost = await WorldHost.open(world, {
       ...(args.maxWorlds !== undefined ? { maxWorlds: args.maxWorlds } : {}),
       // Created worlds are served like the default one; their own options come with the request.
@@ -139,7 +143,8 @@ async function openWorlds(args: ServeArgs, fixture: WorldFixture | undefined, ur
         ...(args.apiVersion ? { apiVersion: args.apiVersion } : {}), ...(args.unknownTokens ? { unknownTokens: args.unknownTokens } : {}),
         ...(args.inferenceSigners ? { inferenceSigners: args.inferenceSigners } : {}),
       },
-      ...(args.state ? { state: { dir: args.state, log: createLogger({ level: args.logLevel }), ...(args.stateCompactMb !== undefined ? { compactBytes: args.stateCompactMb * 2 ** 20 } : {}) } } : {}),
+      ...(args.state ? { state: { dir: args.state, log: logger, ...(args.stateCompactMb !== undefined ? { compactBytes: args.stateCompactMb * 2 ** 20 } : {}) } } : {}),
+      log: logger,
     });
     return { world, worldHost, state };
   } catch (err) {
@@ -181,15 +186,19 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
   const { port } = server.address() as AddressInfo;
   const host = args.host.includes(':') ? `[${args.host}]` : args.host;
   const url = `http://${host}:${port}`;
+  const logger = createLogger({ level: args.logLevel });
+  // A failure nobody awaited (a bug) is logged with the world it names, and the other worlds keep being served.
+  const onRejection = (reason: unknown) => logger.error({ err: reason, world: worldOfFailure(reason) }, 'unexpected failure outside any request (compsim keeps serving)');
+  process.on('unhandledRejection', onRejection);
   let opened: Opened;
   try {
-    opened = await openWorlds(args, fixture, url);
+    opened = await openWorlds(args, fixture, url, logger);
   } catch (err) {
+    process.off('unhandledRejection', onRejection);
     server.close();
     throw err;
   }
   const { world, worldHost, state } = opened;
-  const logger = createLogger({ level: args.logLevel });
   const koa = createServer(world, { logger, simApi: args.simApi ?? false, worlds: worldHost }).callback();
   const listener = args.mcp ? await withMcp(world, koa, logger) : koa;
   server.off('request', starting);
@@ -198,6 +207,7 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
   try {
     if (args.keysFile) writeKeysFile(args.keysFile, keys);
   } catch (err) {
+    process.off('unhandledRejection', onRejection);
     server.close();
     server.closeAllConnections();
     await worldHost.close();
@@ -218,6 +228,7 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
   }, PRELOAD_AFTER_MS);
   preload.unref();
   const stop = () => new Promise<void>((resolve) => {
+    process.off('unhandledRejection', onRejection);
     clearTimeout(preload);
     if (timer) clearInterval(timer);
     clearInterval(sweep);

@@ -6,10 +6,11 @@ import { dumpOf, readState } from '../adapters/file/recovery.js';
 import { listStateFiles, lockHolder, StateLockedError } from '../adapters/file/state-files.js';
 import { TABLES } from '../domain/tables.js';
 import { StatePersistence, type WorldMeta } from '../world/persistence.js';
+import { scanWorldDirs, type WorldEntry } from '../world/world-dirs.js';
 import { bool, failure, parseFlags, str, UsageError } from './args.js';
 
 /** Usage of `compsim state`. */
-export const STATE_USAGE = `Usage: compsim state inspect <dir> [--json]   summary: files, record counts, last write, format, rows per table
+export const STATE_USAGE = `Usage: compsim state inspect <dir> [--json]   summary: files, record counts, last write, format, rows per table, created worlds
        compsim state compact <dir>           write a snapshot of everything and drop the journal before it (server stopped)
        compsim state export <dir> [--out <file>]  the world as the JSON document GET /api/sim/dump returns
 
@@ -32,6 +33,22 @@ export async function openServeState(dir: string, log: StateLogger, compactMb?: 
   return persistence;
 }
 
+/** What one created world's directory holds, read only: its status and, for a readable one, its records. */
+function worldStatus(e: WorldEntry) {
+  const base = { id: e.id, dir: e.dir };
+  if (e.kind === 'deleted') return { ...base, status: 'deleted (removed at the next start)' };
+  if (e.kind === 'incomplete') return { ...base, status: 'creation never answered (removed at the next start)' };
+  if (e.kind === 'damaged') return { ...base, status: 'damaged', file: e.damage.file, reason: e.damage.reason };
+  try {
+    const { state, report } = readState(e.dir, undefined, true);
+    if (report.missing) return { ...base, status: 'damaged', reason: report.missing };
+    if (!(state.meta as WorldMeta | null)?.created) return { ...base, status: 'damaged', reason: `${e.dir} holds no world state (its journal and snapshot files are missing)` };
+    return { ...base, status: 'ok', records: state.seq, lastWrite: iso(state.lastWrite) };
+  } catch (err) {
+    return { ...base, status: 'damaged', reason: (err as Error).message };
+  }
+}
+
 function summary(dir: string) {
   const files = listStateFiles(dir);
   const { state, report } = readState(dir, files, true);
@@ -49,6 +66,8 @@ function summary(dir: string) {
     world: meta ? { created: meta.created, reset: meta.reset } : null,
     namedSnapshots: [...state.named.keys()],
     tables: counts,
+    // The created worlds of a server's directory (`<dir>/worlds/<id>`), each as the server would find it at start.
+    worlds: scanWorldDirs(dir).entries.map(worldStatus),
   };
 }
 
@@ -80,6 +99,8 @@ function printSummary(s: ReturnType<typeof summary>): string {
       + `${s.world.reset ? `; reset with ${describeOptions({ ...s.world.reset.options, ...(s.world.reset.seed !== undefined ? { seed: s.world.reset.seed } : {}) })}` : ''}` : 'not written by compsim serve'],
     ['named snapshots', s.namedSnapshots.length ? s.namedSnapshots.join(', ') : 'none'],
     ['rows', Object.entries(s.tables).filter(([, n]) => n > 0).map(([t, n]) => `${t} ${n}`).join(', ') || 'none'],
+    ...s.worlds.map((w): [string, string] => [`world ${w.id}`, 'records' in w ? `ok: ${w.records} records (last write ${w.lastWrite}), ${w.dir}`
+      : 'reason' in w ? `DAMAGED: ${w.reason}` : `${w.status}: ${w.dir}`]),
   ];
   const w = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n');

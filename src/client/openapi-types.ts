@@ -3288,10 +3288,16 @@ export interface components {
             id: string;
             basePath: string;
             url: string;
-            seed: number | string;
+            seed: number | string | null;
             /** Format: date-time */
-            now: string;
+            now: string | null;
             idleTtlSeconds: number | null;
+            /** @enum {string} */
+            status: "ok" | "damaged";
+            damage?: {
+                file: string;
+                reason: string;
+            };
         };
         SimBalance: {
             tokenAddress: string;
@@ -15160,6 +15166,8 @@ export interface operations {
                         /** Format: date-time */
                         now: string;
                         idleTtlSeconds: number | null;
+                        /** @enum {string} */
+                        status: "ok";
                         agents: components["schemas"]["WorldAgent"][];
                         competitions: components["schemas"]["WorldCompetition"][];
                     };
@@ -15266,6 +15274,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with an existing entity */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

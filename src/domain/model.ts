@@ -103,6 +103,13 @@ export interface CompetitionAgent {
   deactivationReason: string | null; deactivatedAt: number | null; createdAt: number; updatedAt: number;
 }
 
+/**
+ * Largest token amount a world accepts from its options, fixtures and cheat codes: times a price
+ * of at most `MAX_PRICE` (ports/prices.ts) a value stays far from a double's range, so portfolio
+ * values, snapshots and dumps stay finite.
+ */
+export const MAX_AMOUNT = 1e18;
+
 export interface Balance {
   id: number; agentId: string; competitionId: string; tokenAddress: string; amount: number;
   symbol: string; specificChain: SpecificChain; createdAt: number; updatedAt: number;

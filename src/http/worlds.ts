@@ -1,4 +1,4 @@
-// WorldsControl: what /api/sim/worlds and the world base paths (/worlds/{id}/...) may ask of the server holding many worlds (src/world-host.ts implements it).
+// WorldsControl: what /api/sim/worlds and the world base paths (/worlds/{id}/...) may ask of the server holding many worlds (src/world/world-host.ts implements it).
 import type { HttpWorld } from './route.js';
 
 /** `POST /api/sim/worlds`: how to build the new world. */
@@ -19,10 +19,15 @@ export interface WorldInfo {
   id: string;
   /** `/worlds/{id}` (empty for the default world). */
   basePath: string;
-  seed: number | string;
-  /** The world's virtual time (epoch ms). */
-  now: number;
+  /** Null for a damaged world. */
+  seed: number | string | null;
+  /** The world's virtual time (epoch ms); null for a damaged world. */
+  now: number | null;
   idleTtlSeconds: number | null;
+  /** `damaged`: found damaged at start (its files are kept as they are; its routes answer 503). */
+  status: 'ok' | 'damaged';
+  /** What is damaged: the file and the reason. */
+  damage?: { file: string; reason: string };
 }
 
 /** A world just created: what it is, its admin key, and what its fixture made (agents with their keys, competitions). */
@@ -43,11 +48,15 @@ export interface WorldsControl {
   create(input: CreateWorldInput): Promise<CreatedWorld>;
   /** The default world first, then the others in creation order. */
   list(): WorldInfo[];
-  /** Drops a world and its state; unknown id is a 404, the default world a 400. */
+  /** Drops a world and its state; unknown id is a 404, the default world a 400, a damaged world a 409 while its directory exists. */
   remove(id: string): Promise<void>;
-  /** The world a base path names (and marks it used now), or undefined. Each world handed out is `release`d once its request is answered. */
-  world(id: string): HttpWorld | undefined;
-  /** A request `world(id)` handed a world to is answered (a deleted world's state is closed only after its last request). */
+  /**
+   * The world a base path names, counted as in use (idle TTLs never expire it) until `release(id)`.
+   * Throws the DomainError to answer instead: 404 for an unknown id, 503 for a damaged world.
+   * Every door calls it when it selects a world for a request, and `release` once it answered.
+   */
+  acquire(id: string): HttpWorld;
+  /** A request `acquire(id)` handed a world to is answered (a deleted world's state is closed only after its last request). */
   release(id: string): void;
 }
 
@@ -61,4 +70,26 @@ export function splitWorldPath(path: string): { id: string; rest: string } | nul
   const id = slash < 0 ? path.slice(8) : path.slice(8, slash);
   if (id === '') return null;
   return { id, rest: slash < 0 ? '/' : path.slice(slash) };
+}
+
+/** A host as a URL may carry it: a DNS name or IPv4 address, or an IPv6 address in brackets, and an optional port. */
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** The first value of a (possibly comma-separated) forwarding header, if it is a valid host. */
+function validHost(v: string | undefined): string | undefined {
+  const h = v?.split(',')[0]?.trim();
+  return h !== undefined && h.length <= 261 && HOST.test(h) ? h : undefined;
+}
+
+/**
+ * The absolute base URL of a world as the caller reached this server: `X-Forwarded-Host` and
+ * `X-Forwarded-Proto` when they hold a valid host and `http` or `https` (a proxy sets them), else
+ * `Host` and `http`; the base path alone when no valid host is known. Anything else in those
+ * headers is ignored, never echoed into the URL.
+ */
+export function worldUrl(headers: Record<string, string | undefined>, basePath: string): string {
+  const host = validHost(headers['x-forwarded-host']) ?? validHost(headers.host);
+  if (!host) return basePath;
+  const proto = headers['x-forwarded-proto']?.split(',')[0]?.trim().toLowerCase();
+  return `${proto === 'https' || proto === 'http' ? proto : 'http'}://${host}${basePath}`;
 }

@@ -11,6 +11,12 @@ export const SPECIFIC_CHAINS = [
 /** One of {@link SPECIFIC_CHAINS}. */
 export type SpecificChain = (typeof SPECIFIC_CHAINS)[number];
 
+/**
+ * Highest price (USD) a world accepts from its options, fixtures, overrides, tapes and documents:
+ * with amounts up to `MAX_AMOUNT` (domain/model.ts) every value stays a finite number.
+ */
+export const MAX_PRICE = 1e12;
+
 /** Catalogue metadata of one token on one chain (times in epoch ms). */
 export interface TokenMeta {
   address: string;

@@ -7,6 +7,7 @@ import type { FeedDef } from '../adapters/prices/feeds.js';
 import type { TokensFile } from '../adapters/prices/catalogue.js';
 import type { WorldFixture } from './fixture.js';
 import type { SpecificChain } from '../ports/prices.js';
+import { checkWorldOptions, OptionError } from './options-check.js';
 
 /** Options of `createWorld`; everything is optional. */
 export interface WorldOptions {
@@ -95,34 +96,36 @@ export function parseTime(v: number | string, what: string): number {
   return ms;
 }
 
-/** Applies defaults and validates; `version` comes from package.json. */
+/** Applies defaults and validates (an {@link OptionError} names the option); `version` comes from package.json. */
 export function resolveConfig(o: ResolvedWorldOptions, version: string): WorldConfig {
+  checkWorldOptions(o as Record<string, unknown>);
   const seed = o.seed ?? o.fixture?.seed ?? 1;
-  if (typeof seed === 'number' && !Number.isFinite(seed)) throw new Error('seed must be a finite number or a string');
+  if (typeof seed === 'number' ? !Number.isFinite(seed) : typeof seed !== 'string') throw new OptionError('seed', 'must be a finite number or a string');
   const startTime = parseTime(o.startTime ?? o.fixture?.startTime ?? DEFAULT_START_TIME, 'startTime');
   const apiVersion = o.apiVersion ?? DEFAULT_API_VERSION;
-  if (!isApiVersion(apiVersion)) throw new Error(`apiVersion must be one of ${API_VERSIONS.join(', ')}, got ${String(apiVersion)}`);
+  if (!isApiVersion(apiVersion)) throw new OptionError('apiVersion', `must be one of ${API_VERSIONS.join(', ')}, got ${String(apiVersion)}`);
   const unknownTokens = o.unknownTokens ?? 'refuse';
-  if (unknownTokens !== 'refuse' && unknownTokens !== 'synthetic') throw new Error(`unknownTokens must be refuse or synthetic, got ${String(unknownTokens)}`);
+  if (unknownTokens !== 'refuse' && unknownTokens !== 'synthetic') throw new OptionError('unknownTokens', `must be refuse or synthetic, got ${String(unknownTokens)}`);
   const evmChains = o.evmChains ?? rule(apiVersion, 'evmChains');
-  for (const c of evmChains) if (!isSpecificChain(c) || c === 'svm') throw new Error(`evmChains: not an EVM chain: ${String(c)}`);
+  if (!Array.isArray(evmChains)) throw new OptionError('evmChains', 'must be an array of EVM chains');
+  for (const c of evmChains) if (!isSpecificChain(c) || c === 'svm') throw new OptionError('evmChains', `not an EVM chain: ${String(c)}`);
   const maxTradePercentage = o.maxTradePercentage ?? 25;
-  if (!(maxTradePercentage >= 1 && maxTradePercentage <= 100)) throw new Error('maxTradePercentage must be between 1 and 100');
+  if (typeof maxTradePercentage !== 'number' || !(maxTradePercentage >= 1 && maxTradePercentage <= 100)) throw new OptionError('maxTradePercentage', 'must be between 1 and 100');
   const snapshotIntervalMs = o.snapshotIntervalMs ?? o.fixture?.snapshotIntervalMs ?? 300_000;
-  if (!Number.isFinite(snapshotIntervalMs) || snapshotIntervalMs < 1000) throw new Error('snapshotIntervalMs must be at least 1000');
+  if (typeof snapshotIntervalMs !== 'number' || !Number.isFinite(snapshotIntervalMs) || snapshotIntervalMs < 1000) throw new OptionError('snapshotIntervalMs', 'must be at least 1000');
   const slippage = o.slippage ?? o.fixture?.slippage ?? 'upstream';
-  if (!['upstream', 'expected', 'none'].includes(slippage)) throw new Error(`slippage must be upstream, expected or none, got ${String(slippage)}`);
+  if (!['upstream', 'expected', 'none'].includes(slippage)) throw new OptionError('slippage', `must be upstream, expected or none, got ${String(slippage)}`);
   const leaderboardAccess = o.leaderboardAccess ?? 'participants';
-  if (leaderboardAccess !== 'participants' && leaderboardAccess !== 'admin') throw new Error(`leaderboardAccess must be participants or admin, got ${String(leaderboardAccess)}`);
+  if (leaderboardAccess !== 'participants' && leaderboardAccess !== 'admin') throw new OptionError('leaderboardAccess', `must be participants or admin, got ${String(leaderboardAccess)}`);
   const walletDomain = o.walletDomain ?? DEFAULT_WALLET_DOMAIN;
-  if (typeof walletDomain !== 'string' || walletDomain === '') throw new Error('walletDomain must be a non-empty string');
+  if (typeof walletDomain !== 'string' || walletDomain === '') throw new OptionError('walletDomain', 'must be a non-empty string');
   const signers = [UPSTREAM_INFERENCE_SIGNER];
   for (const a of o.inferenceSigners ?? []) {
-    if (typeof a !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(a)) throw new Error(`inferenceSigners: not an address: ${String(a)}`);
+    if (typeof a !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(a)) throw new OptionError('inferenceSigners', `not an address: ${String(a)}`);
     if (!signers.includes(a.toLowerCase())) signers.push(a.toLowerCase());
   }
   const inferenceChainId = o.inferenceChainId ?? '1';
-  if (typeof inferenceChainId !== 'string' || !/^\d+$/.test(inferenceChainId)) throw new Error('inferenceChainId must be a decimal string');
+  if (typeof inferenceChainId !== 'string' || !/^\d+$/.test(inferenceChainId)) throw new OptionError('inferenceChainId', 'must be a decimal string');
   return {
     apiVersion, unknownTokens, walletDomain, inferenceSigners: signers, inferenceChainId,
     seed, startTime, slippage, leaderboardAccess, evmChains: [...evmChains], maxTradePercentage, snapshotIntervalMs,

@@ -7,7 +7,7 @@ import type { Tables } from '../domain/tables.js';
 import { MAX_LATENCY_MS } from '../http/resources/sim/request.js';
 import { CONSTRAINT_METRICS, FAULT_KINDS, type FaultKind } from '../ports/faults.js';
 import type { Secrets } from '../ports/crypto.js';
-import { SPECIFIC_CHAINS } from '../ports/prices.js';
+import { MAX_PRICE, SPECIFIC_CHAINS } from '../ports/prices.js';
 
 type Checker = ValidateFunction<unknown>;
 
@@ -16,6 +16,8 @@ const ajv = createAjv('document');
 
 const time = { type: 'number', minimum: MIN_TIME, maximum: MAX_TIME };
 const specificChain = { enum: [...SPECIFIC_CHAINS] };
+/** A price the world accepts anywhere else (a tape, an override): finite, from 0 to MAX_PRICE. */
+const price = { type: 'number', minimum: 0, maximum: MAX_PRICE };
 const object = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({ type: 'object', properties, required });
 
 /** Aux states as the adapters capture them (see their `capture`/`apply`); `ids` is checked in two steps to keep its message. */
@@ -23,10 +25,10 @@ const AUX_SCHEMAS: Record<string, RowSchema> = {
   // ManualClock: the virtual now; SystemClock: its offset from the wall clock (both epoch-ms sized).
   clock: time,
   ids: object({ algorithm: { const: 'sfc32' }, state: { type: 'array', minItems: 4, maxItems: 4, items: { type: 'integer' } } }),
-  priceOverrides: { type: 'array', items: object({ address: { type: 'string' }, specificChain, price: { type: 'number', minimum: 0 }, symbol: { type: 'string' } }, ['address', 'specificChain', 'price']) },
+  priceOverrides: { type: 'array', items: object({ address: { type: 'string' }, specificChain, price, symbol: { type: 'string' } }, ['address', 'specificChain', 'price']) },
   priceTapes: {
     type: 'object',
-    additionalProperties: { type: 'array', minItems: 1, items: { type: 'array', minItems: 2, maxItems: 2, items: [{ type: 'number' }, { type: 'number', minimum: 0 }] } },
+    additionalProperties: { type: 'array', minItems: 1, items: { type: 'array', minItems: 2, maxItems: 2, items: [{ type: 'number' }, price] } },
   },
   faults: object({ next: { type: 'integer' }, faults: { type: 'array', items: object({ id: { type: 'string' }, kind: { enum: [...FAULT_KINDS] } }) } }),
   // RateLimiter windows: [bucketKey, count, resetAt].

@@ -9,7 +9,10 @@ import type { RequestJournal } from '../http/journal.js';
 import { limiterKey, tooManyRequests } from '../http/rate-limit.js';
 import { isSimPath, type SimControl, type SimJob, type SimPriceInput } from '../http/world-port.js';
 import { MAX_CLOCK_JUMP_MS } from '../http/resources/sim/request.js';
-import { SPECIFIC_CHAINS, type PriceOverride, type SpecificChain } from '../ports/prices.js';
+import { SystemClock } from '../adapters/clock/system-clock.js';
+import { CLOCK_RANGE_TEXT, inClockRange } from '../ports/clock.js';
+import { MAX_PRICE, SPECIFIC_CHAINS, type PriceOverride, type SpecificChain } from '../ports/prices.js';
+import { OptionError } from './options-check.js';
 import type { StoreDump, Sync } from '../ports/store.js';
 import { MAX_MOVE_SNAPSHOT_ROWS, snapshotRowsUntil, type Job } from './scheduler.js';
 import type { ResettableOptions, World, WorldCore } from './world.js';
@@ -71,12 +74,26 @@ function tapeTime(v: unknown, where: string): number {
   return ms;
 }
 
-/** Builds the SimControl of a world. Every aux-state change runs as a store transaction (serialised, never undone by another's rollback). */
-export function createSimControl(world: World, parts: SimControlParts): SimControl {
-  const { core, journal } = parts;
-  const tx = <R>(fn: () => Sync<R>) => core().store.transact(fn);
+/** A reset's or a creation's failure as the 400 of the control API: an option error names its field under `options`. */
+export function optionsFailure(err: unknown): DomainError {
+  if (err instanceof DomainError) return err;
+  if (err instanceof OptionError) return new DomainError('SIM_INVALID', { where: `options.${err.field}`, reason: err.reason });
+  return new DomainError('SIM_INVALID', { where: 'options', reason: message(err) });
+}
+
+/** Refuses a clock target outside the clock's range (400 naming `where`). */
+function checkTarget(target: number, where: string): void {
+  if (inClockRange(target)) return;
+  const at = Number.isFinite(target) && Math.abs(target) <= 8.64e15 ? iso(target) : `${target} ms`;
+  throw new DomainError('SIM_INVALID', { where, reason: `the clock would reach ${at}, outside its range ${CLOCK_RANGE_TEXT}` });
+}
+
+/** Reset, clock moves and the control key. */
+function lifecycleControls(world: World, parts: SimControlParts): Pick<SimControl, 'reset' | 'isControlKey' | 'advance' | 'setTime'> {
+  const { core } = parts;
   /** Refuses, before anything runs, a clock move that would create too many snapshot rows for one request. */
   const boundMove = async (target: number, where: string) => {
+    checkTarget(target, where);
     const { deps } = core();
     const rows = await deps.store.read((t) => snapshotRowsUntil(t, target, deps.config.snapshotIntervalMs));
     if (rows <= MAX_MOVE_SNAPSHOT_ROWS) return;
@@ -85,9 +102,7 @@ export function createSimControl(world: World, parts: SimControlParts): SimContr
         + `more than the ${MAX_MOVE_SNAPSHOT_ROWS} one request may create: move the clock in smaller steps`,
     });
   };
-
   let controlKey: string | null = world.adminKey;
-
   return {
     async reset({ seed, options, adminKey, admin }) {
       const keep = world.adminKey ?? adminKey ?? controlKey ?? undefined;
@@ -97,7 +112,7 @@ export function createSimControl(world: World, parts: SimControlParts): SimContr
           ...(admin === false ? { admin: false as const } : keep ? { adminKey: keep } : {}),
         });
       } catch (err) {
-        throw new DomainError('SIM_INVALID', { where: 'options', reason: message(err) });
+        throw optionsFailure(err);
       }
       if (keep) controlKey = keep;
       return { seed: world.config.seed, now: world.deps.clock.now(), adminKey: world.adminKey };
@@ -112,17 +127,27 @@ export function createSimControl(world: World, parts: SimControlParts): SimContr
 
     async setTime(ms) {
       const now = world.deps.clock.now();
+      if (!Number.isFinite(ms)) throw new DomainError('SIM_INVALID', { where: 'set', reason: 'not a valid time' });
       if (ms < now) throw new DomainError('SIM_INVALID', { where: 'set', reason: `time only moves forward: ${iso(ms)} is before now, ${iso(now)}` });
       if (ms - now > MAX_CLOCK_JUMP_MS) throw new DomainError('SIM_INVALID', { where: 'set', reason: `more than 10 years ahead of now, ${iso(now)}` });
       await boundMove(ms, 'set');
       return jobs(await world.setTime(ms));
     },
+  };
+}
 
+/** Manual prices and tapes. */
+function priceControls(parts: SimControlParts): Pick<SimControl, 'setPrices' | 'clearPrices' | 'loadTapes' | 'prices'> {
+  const { core } = parts;
+  const tx = <R>(fn: () => Sync<R>) => core().store.transact(fn);
+  return {
     async setPrices(list: SimPriceInput[]) {
       const c = core();
       const set: PriceOverride[] = [];
       list.forEach((p, i) => {
-        if (!Number.isFinite(p.price) || p.price < 0) throw new DomainError('SIM_INVALID', { where: `prices.${i}.price`, reason: 'must be a finite number >= 0' });
+        if (!Number.isFinite(p.price) || p.price < 0 || p.price > MAX_PRICE) {
+          throw new DomainError('SIM_INVALID', { where: `prices.${i}.price`, reason: `must be a finite number from 0 to ${MAX_PRICE}` });
+        }
         // A perps asset symbol (BTC, ETH, SOL, ...) sets the mark of its market's token.
         const market = p.specificChain ? null : resolvePerpsAsset(c.prices.catalogue(), p.token);
         const address = market?.address ?? p.token;
@@ -167,7 +192,23 @@ export function createSimControl(world: World, parts: SimControlParts): SimContr
       const c = core();
       return { overrides: c.prices.overrides.list(), tapes: c.prices.tapes.keys() };
     },
+  };
+}
 
+/** Why a document's clock cannot be this world's (outside the clock's range once applied), or null. */
+function clockProblem(c: WorldCore, doc: StoreDump): string | null {
+  const v = doc.aux?.clock;
+  if (typeof v !== 'number') return null;
+  // A manual clock stores the instant, a system clock its offset from the wall clock.
+  const at = c.clock instanceof SystemClock ? c.clock.now() - (c.clock.capture() as number) + v : v;
+  return inClockRange(at) ? null : `aux.clock puts the world at ${at} ms, outside the clock's range ${CLOCK_RANGE_TEXT}`;
+}
+
+/** Snapshots, dump and load, faults. */
+function stateControls(world: World, parts: SimControlParts): Pick<SimControl, 'snapshot' | 'restore' | 'dump' | 'load' | 'addFault' | 'faults' | 'removeFault'> {
+  const { core } = parts;
+  const tx = <R>(fn: () => Sync<R>) => core().store.transact(fn);
+  return {
     snapshot: () => world.snapshot(),
 
     async restore(id) {
@@ -182,7 +223,7 @@ export function createSimControl(world: World, parts: SimControlParts): SimContr
       // GET /api/sim/dump adds `success`; a document saved from it loads as is.
       const body = doc && typeof doc === 'object' && !Array.isArray(doc) ? { ...(doc as Record<string, unknown>) } : doc;
       if (body && typeof body === 'object') delete (body as { success?: unknown }).success;
-      const problem = dumpProblem(body, AUX_STATES, { secrets: c.deps.secrets });
+      const problem = dumpProblem(body, AUX_STATES, { secrets: c.deps.secrets }) ?? clockProblem(c, body as StoreDump);
       if (problem) throw new DomainError('SIM_BAD_DUMP', { reason: problem });
       const before = await c.store.snapshot();
       try {
@@ -206,7 +247,13 @@ export function createSimControl(world: World, parts: SimControlParts): SimContr
       const c = core();
       if (!(await tx(() => c.faults.remove(id)))) throw new DomainError('SIM_FAULT_NOT_FOUND', { id });
     },
+  };
+}
 
+/** The request journal, the edge gate (rate limits and their faults) and latency faults. */
+function edgeControls(parts: SimControlParts): Pick<SimControl, 'requests' | 'record' | 'gate' | 'latencyMs'> {
+  const { core, journal } = parts;
+  return {
     requests: (filter) => journal.list(filter),
 
     record(r) {
@@ -236,4 +283,9 @@ export function createSimControl(world: World, parts: SimControlParts): SimContr
       return c.faults.pathFaults('latency', path).reduce((sum, f) => sum + f.ms, 0);
     },
   };
+}
+
+/** Builds the SimControl of a world. Every aux-state change runs as a store transaction (serialised, never undone by another's rollback). */
+export function createSimControl(world: World, parts: SimControlParts): SimControl {
+  return { ...lifecycleControls(world, parts), ...priceControls(parts), ...stateControls(world, parts), ...edgeControls(parts) };
 }

@@ -24,6 +24,9 @@ import type { AuxState, Store, StoreDump, StoreSnapshot } from '../ports/store.j
 import { SyntheticTokens } from '../adapters/prices/synthetic.js';
 import type { WorldPersistence } from './persistence.js';
 import { runUntil, type Job } from './scheduler.js';
+import { contentProblem } from './dump-check.js';
+import { OptionError } from './options-check.js';
+import { CLOCK_RANGE_TEXT, inClockRange } from '../ports/clock.js';
 import { createSimControl } from './sim-control.js';
 
 /** A fresh, isolated simulated service. */
@@ -134,7 +137,7 @@ async function buildCore(given: WorldOptions, persistence?: WorldPersistence): P
   const options = withFixtureDocument(given);
   const config = resolveConfig(options, packageVersion());
   const rateLimits = options.rateLimits ?? 'off';
-  if (rateLimits !== 'upstream' && rateLimits !== 'off') throw new Error(`rateLimits must be upstream or off, got ${String(rateLimits)}`);
+  if (rateLimits !== 'upstream' && rateLimits !== 'off') throw new OptionError('rateLimits', `must be upstream or off, got ${String(rateLimits)}`);
   let clock: ManualClock | SystemClock;
   if (options.clock === 'system') {
     clock = new SystemClock();
@@ -174,8 +177,18 @@ async function buildCore(given: WorldOptions, persistence?: WorldPersistence): P
   return { deps, clock, store, prices, faults, limiter, createdAt, adminKey, fixture };
 }
 
+/**
+ * Why a core's state could not be loaded back from its own dump (the checks of `POST /api/sim/load`),
+ * or null: what a fixture or options put into the store must survive dump and load.
+ */
+export async function storedProblem(world: { deps: Deps }): Promise<string | null> {
+  const d = await world.deps.store.dump();
+  return contentProblem(d.tables, d.seqs, d.aux, { secrets: world.deps.secrets });
+}
+
 /** Runs due jobs up to `target`, then moves the clock there inside a transaction (journaled; no rollback undoes it). */
 async function moveClock(core: WorldCore, target: number): Promise<Job[]> {
+  if (!inClockRange(target)) throw new Error(`the clock would reach ${target} ms, outside its range (${CLOCK_RANGE_TEXT})`);
   const ran = await runUntil(core.deps, core.clock, target);
   await core.store.transact(() => {
     if (target > core.clock.now()) core.clock.set(target);
@@ -255,8 +268,11 @@ export async function createWorld(given: WorldOptions = {}, persistence?: WorldP
         await first.store.restore(baseline);
         core = first;
       } else {
-        // Built aside and swapped only once complete: bad options leave the running world untouched.
-        core = await buildCore(resetOptions(options, seed, opts), persistence);
+        // Built aside and swapped only once complete and loadable: bad options leave the running world untouched.
+        const next = await buildCore(resetOptions(options, seed, opts), persistence);
+        const problem = await storedProblem(next);
+        if (problem) throw new Error(`the world these options build would not load back from its own dump: ${problem}`);
+        core = next;
       }
       await persistence?.activate(core, sameAsCreated ? null : { ...(seed !== undefined ? { seed } : {}), ...opts });
       snapshots.clear();

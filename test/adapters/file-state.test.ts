@@ -1,6 +1,6 @@
 // The file store's state directory: torn ends cut with a notice, corruption and newer versions refused, group commit, compaction, the lock.
 import { expect } from 'chai';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import * as zlib from 'node:zlib';
@@ -127,9 +127,20 @@ describe('FileStore state directory', () => {
       const err = await reopenError(dir);
       expect(err.message).to.equal(`corrupt state file ${file} at byte offset ${bytes}: the file has no complete header (${bytes} bytes): `
         + `it was truncated or emptied, and every record it held is missing. ${INSPECT(dir)}`);
-      expect(readdirSync(dir)).to.deep.equal([basename(file)]);
+      expect(readdirSync(dir)).to.deep.equal(['compsim-state.json', basename(file)]);
       expect(statSync(file).size).to.equal(bytes);
     }
+  });
+
+  it('refuses a directory whose journal and snapshot files are all gone instead of starting an empty state over it', async () => {
+    const dir = fresh();
+    await fill(dir, 3);
+    for (const f of readdirSync(dir)) if (f.startsWith('journal-')) unlinkSync(join(dir, f));
+    const err = await reopenError(dir);
+    expect(err.message).to.equal(`corrupt state file ${join(dir, 'compsim-state.json')} at byte offset 0: the directory held a compsim state (this file says so) `
+      + `but every journal and snapshot file is gone: the records they held are missing. ${INSPECT(dir)}`);
+    expect(readdirSync(dir)).to.deep.equal(['compsim-state.json']);
+    expect(readState(dir, undefined, true).report.missing).to.include('every journal and snapshot file is gone');
   });
 
   it('reads a journal written before marks existed, and goes on in a new file instead of writing over its header', async () => {
@@ -159,6 +170,30 @@ describe('FileStore state directory', () => {
       const err = await reopenError(dir);
       expect(err.name).to.equal('StateCorruptError');
       expect(err.message).to.include(`corrupt state file ${file} at byte offset ${f.offset}: payload checksum mismatch`);
+    }
+  });
+
+  it('refuses a record with a valid checksum but the wrong shape, naming the file, the offset and the field', async () => {
+    const cases: [unknown, string][] = [
+      [{ seq: 3, w: 0, k: 'tx', ops: 'x' }, 'ops is not an array'],
+      [{ seq: 3, w: 0, k: 'tx', ops: [['p', 'items', { group: 'g' }]] }, 'ops[0] is not ["p", table, row] or ["d", table, id]'],
+      [{ seq: 3, w: 0, k: 'state', tables: { items: 5 }, seqs: {}, aux: {} }, 'tables.items is not an array'],
+      [{ seq: 3, w: 0, k: 'named', tables: {}, seqs: {}, aux: {} }, 'a named snapshot record has no id'],
+      [{ seq: 3, w: 0, k: 'tx', ops: [], auxChanges: { counter: 7 } }, 'auxChanges.counter is not a list of [key, ...values] entries'],
+      [{ seq: 3, w: 0, k: 'wipe' }, 'unknown record kind "wipe"'],
+      [null, 'the record is not an object'],
+      [{ w: 0, k: 'tx', ops: [] }, 'the record has no seq'],
+    ];
+    for (const [record, reason] of cases) {
+      const dir = fresh();
+      await fill(dir, 2);
+      const file = lastJournal(dir);
+      const offset = statSync(file).size;
+      appendFileSync(file, encodeFrame(JSON.stringify(record)));
+      appendFileSync(file, encodeFrame(JSON.stringify({ seq: 4, w: 0, k: 'tx', ops: [] })));
+      const err = await reopenError(dir);
+      expect(err.name).to.equal('StateCorruptError');
+      expect(err.message).to.include(`corrupt state file ${file} at byte offset ${offset}: ${reason}.`);
     }
   });
 

@@ -1,7 +1,10 @@
 // The memory store's copy-on-write structures against plain models: IdMap against a Map, OrdList against a sorted array, through writes, deletes and snapshots.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { Generation, IdMap, OrdList, type FrozenIdMap, type Key } from '../../src/adapters/memory/persistent.js';
+import { Generation } from '../../src/adapters/memory/generation.js';
+import type { Key } from '../../src/adapters/memory/hash-keys.js';
+import { IdMap, type FrozenIdMap } from '../../src/adapters/memory/id-map.js';
+import { OrdList } from '../../src/adapters/memory/ord-list.js';
 import { budget } from '../property/budget.js';
 
 type Op =

@@ -1,7 +1,8 @@
 // Price feeds: constants, tape interpolation, seeded random walk determinism, overrides, catalogue contents.
 import { expect } from 'chai';
 import { Catalogue, readTokensFile } from '../../src/adapters/prices/catalogue.js';
-import { buildFeed, interpolate } from '../../src/adapters/prices/feeds.js';
+import { buildFeed, interpolate, WALKS_KEPT } from '../../src/adapters/prices/feeds.js';
+import { CHECKPOINT_STEPS, MAX_WALK_STEPS, stepNormal, WalkState } from '../../src/adapters/prices/random-walk.js';
 import { FeedPriceSource } from '../../src/adapters/prices/price-source.js';
 import { SPECIFIC_CHAINS } from '../../src/ports/prices.js';
 import { valuationPrice } from '../../src/domain/trading/prices.js';
@@ -84,6 +85,42 @@ describe('price feeds', () => {
     const p1 = s.quote(SOL, 'svm', T0 + 59_999)!.price;
     const p2 = s.quote(SOL, 'svm', T0 + 60_000)!.price;
     expect(Math.abs(p1 - p2) / p2).to.be.below(1e-3);
+  });
+
+  it('random walk: the sum at each step is the running sum of the step draws, reached in any order', () => {
+    // The walk's definition, written out: one draw per step added in step order, from the origin outwards.
+    const fwd = [0];
+    const back = [0];
+    for (let n = 1; n <= 3 * CHECKPOINT_STEPS + 5; n++) {
+      fwd.push(fwd[n - 1]! + 1 * 0.003 * stepNormal(12345, n - 1));
+      back.push(back[n - 1]! + -1 * 0.003 * stepNormal(12345, -n));
+    }
+    const steps = [0, 1, CHECKPOINT_STEPS - 1, CHECKPOINT_STEPS, CHECKPOINT_STEPS + 1, 2 * CHECKPOINT_STEPS, 3 * CHECKPOINT_STEPS + 5, -1, -CHECKPOINT_STEPS, -(CHECKPOINT_STEPS + 1), -(3 * CHECKPOINT_STEPS + 5)];
+    for (const order of [steps, [...steps].reverse(), [...steps].sort((a, b) => Math.abs(b) - Math.abs(a))]) {
+      const w = new WalkState(12345, 0.003);
+      for (const k of order) expect(w.at(k), `step ${k}`).to.equal(k >= 0 ? fwd[k] : back[-k]);
+    }
+  });
+
+  it('random walk: a price at the walk limit holds a bounded number of values per token', () => {
+    const w = new WalkState(7, 0.002);
+    w.at(MAX_WALK_STEPS);
+    w.at(-MAX_WALK_STEPS);
+    w.at(MAX_WALK_STEPS + 1);
+    // Checkpoints every CHECKPOINT_STEPS steps both ways and one block: a few hundred KB at most, never a value per step.
+    expect(w.held()).to.be.at.most(2 * (Math.ceil((MAX_WALK_STEPS + 1) / CHECKPOINT_STEPS) + 1) + CHECKPOINT_STEPS);
+  });
+
+  it('random walk: gives the same prices after its cache of walks was full and dropped the first one', () => {
+    const feed = buildFeed({ kind: 'randomWalk', volatility: 0.01 }, 5, T0);
+    const token = (i: number) => ({
+      address: `0x${i.toString(16).padStart(40, '0')}`, symbol: `T${i}`, decimals: 18, specificChain: 'eth' as const, kind: 'token' as const, defaultPrice: 10,
+    });
+    const at = T0 + 3 * 86_400_000;
+    const first = feed(token(1), 'eth', at);
+    for (let i = 2; i <= WALKS_KEPT + 10; i++) feed(token(i), 'eth', at);
+    expect(feed(token(1), 'eth', at)).to.equal(first);
+    expect(first).to.not.equal(10);
   });
 
   it('overrides win over the feed and can be cleared; capture/apply round-trips them', () => {

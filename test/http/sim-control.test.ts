@@ -64,7 +64,7 @@ describe('POST /api/sim/reset', () => {
 
   it('rejects a bad option value and leaves the world as it was (400)', async () => {
     const agent = await createAgent(s, ADMIN_KEY, 'Survivor');
-    expectError(await reset({ options: { maxTradePercentage: 500 } }), 400, 'Invalid request: options (maxTradePercentage must be between 1 and 100)');
+    expectError(await reset({ options: { maxTradePercentage: 500 } }), 400, 'Invalid request: options.maxTradePercentage (must be between 1 and 100)');
     expect((await s.call('GET', `/api/admin/agents/${agent.agentId}`, { key: ADMIN_KEY })).status).to.equal(200);
   });
 

@@ -28,7 +28,7 @@ describe('POST/GET/DELETE /api/sim/worlds', () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(res.body).to.deep.equal({
       success: true, id: 'w1', adminKey: KEY1, basePath: '/worlds/w1', url: `${s.url}/worlds/w1`, seed: 7,
-      now: '2025-06-02T12:00:00.000Z', idleTtlSeconds: 600, agents: [], competitions: [],
+      now: '2025-06-02T12:00:00.000Z', idleTtlSeconds: 600, status: 'ok', agents: [], competitions: [],
     });
     const list = await s.call('GET', '/api/sim/worlds', { key: ADMIN_KEY });
     expect(list.status).to.equal(200);
@@ -123,11 +123,11 @@ describe('POST/GET/DELETE /api/sim/worlds', () => {
     expectError(await s.call('DELETE', '/api/sim/worlds/w9', { key: SERVER_KEY }), 404, 'World not found: w9');
     expectError(await create(s, { options: { colour: 'red' } }), 400, 'Invalid request: options.colour (must NOT have additional properties)');
     expectError(await create(s, { idleTtlSeconds: 0 }), 400, 'Invalid request: idleTtlSeconds (must be >= 1)');
-    const bad = await create(s, { startTime: 'yesterday' });
-    expect(bad.status).to.equal(400);
-    expect(bad.body.error).to.match(/^Invalid request: options \(.*startTime/);
+    expectError(await create(s, { startTime: 'yesterday' }), 400,
+      'Invalid request: startTime (must be an epoch-ms number or an ISO time from 1970-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z, got "yesterday")');
     expect(s.host.size).to.equal(0);
-    expect((await create(s)).body.id).to.equal('w2');
+    // Nothing of a refused creation remains, not even a used id.
+    expect((await create(s)).body.id).to.equal('w1');
   });
 
   it('drops a world once no request reached it for its idle TTL (wall time of the host; each request renews it)', async () => {
@@ -143,6 +143,42 @@ describe('POST/GET/DELETE /api/sim/worlds', () => {
     s.clock.ms += 10 ** 9;
     expect((await s.call('GET', '/worlds/w2/api/health')).status).to.equal(200); // no TTL: kept
     expect((await s.call('GET', '/api/sim/worlds', { key: SERVER_KEY })).body.worlds.map((w: { id: string }) => w.id)).to.deep.equal(['default', 'w2']);
+  });
+
+  it('never expires a world while a request to it is under way, and counts idle time from the end of the last one', async () => {
+    await create(s, { idleTtlSeconds: 60 });
+    const world = s.host.acquire('w1'); // what a door does when a request for w1 arrives
+    s.clock.ms += 600_000;
+    expect(await s.host.sweep()).to.deep.equal([]);
+    expect((await s.call('GET', '/api/sim/worlds', { key: SERVER_KEY })).body.worlds.map((w: { id: string }) => w.id)).to.deep.equal(['default', 'w1']);
+    await world.deps.store.transact(() => undefined); // the long request's work
+    s.host.release('w1');
+    s.clock.ms += 59_000;
+    expect(await s.host.sweep()).to.deep.equal([]);
+    s.clock.ms += 1_000;
+    expect(await s.host.sweep()).to.deep.equal(['w1']);
+  });
+
+  it('lets a world\'s creation key delete it after a load or a reset without admin replaced its admins', async () => {
+    await create(s);
+    await create(s);
+    const other = await s.call('GET', '/worlds/w2/api/sim/dump', { key: KEY2 });
+    expect((await s.call('POST', '/worlds/w1/api/sim/load', { key: KEY1, body: other.body })).status).to.equal(200);
+    expectError(await s.call('GET', '/worlds/w1/api/admin/agents', { key: KEY1 }), 401, 'Invalid admin API key. This key may have been reset or is no longer associated with an active admin account.');
+    expect((await s.call('DELETE', '/api/sim/worlds/w1', { key: KEY1 })).status).to.equal(200);
+    expect((await s.call('POST', '/worlds/w2/api/sim/reset', { key: KEY2, body: { admin: false } })).status).to.equal(200);
+    expect((await s.call('DELETE', '/api/sim/worlds/w2', { key: KEY2 })).status).to.equal(200);
+    expect(s.host.size).to.equal(0);
+  });
+
+  it('builds a world\'s url from X-Forwarded-Host and -Proto only when they hold a host and http or https', async () => {
+    const url = async (headers: Record<string, string>) => (await s.call('POST', '/api/sim/worlds', { key: SERVER_KEY, body: {}, headers })).body.url as string;
+    const own = new URL(s.url).host;
+    expect(await url({ 'x-forwarded-host': 'sim.example.org', 'x-forwarded-proto': 'https' })).to.equal('https://sim.example.org/worlds/w1');
+    await s.call('DELETE', '/api/sim/worlds/w1', { key: SERVER_KEY });
+    expect(await url({ 'x-forwarded-host': 'evil.example/"><script>', 'x-forwarded-proto': 'javascript' })).to.equal(`http://${own}/worlds/w2`);
+    await s.call('DELETE', '/api/sim/worlds/w2', { key: SERVER_KEY });
+    expect(await url({ 'x-forwarded-host': '[::1]:8443, proxy.internal', 'x-forwarded-proto': 'HTTPS,http' })).to.equal('https://[::1]:8443/worlds/w3');
   });
 
   it('drops an expired world at its next request even before a sweep', async () => {

@@ -66,7 +66,7 @@ describe('compsim serve --state with many worlds', function () {
 
     // The default world keeps the single-world layout in the directory itself; each created world has a subdirectory.
     expect(listStateFiles(dir).journals.length).to.be.greaterThan(0);
-    expect(readdirSync(join(dir, 'worlds')).sort()).to.deep.equal(['w1', 'w2']);
+    expect(readdirSync(join(dir, 'worlds')).sort()).to.deep.equal(['ids.json', 'w1', 'w2']);
 
     const b = await boot(dir);
     try {
@@ -78,10 +78,11 @@ describe('compsim serve --state with many worlds', function () {
       expect((await b.call('POST', `/worlds/w2/api/sim/snapshots/${snap}/restore`, w2.adminKey)).status).to.equal(200);
       const prices = (await b.call('GET', '/worlds/w2/api/sim/prices', w2.adminKey)).body.overrides;
       expect(prices.map((p: { price: number }) => p.price)).to.deep.equal([123]);
-      // A world created after the restart persists like the others.
+      // A world created after the restart persists like the others, under a new id: w3 was handed out (and deleted) before.
       const w4 = (await b.call('POST', '/api/sim/worlds', ADMIN, { seed: 9 })).body;
-      expect(w4.id).to.equal('w3');
-      expect(existsSync(join(dir, 'worlds', 'w3', 'world.json'))).to.equal(true);
+      expect(w4.id).to.equal('w4');
+      expect(existsSync(join(dir, 'worlds', 'w4', 'world.json'))).to.equal(true);
+      expect((await b.call('GET', '/worlds/w3/api/health', ADMIN)).status).to.equal(404);
     } finally {
       await b.stop();
     }
@@ -93,30 +94,33 @@ describe('compsim serve --state with many worlds', function () {
     const host = await WorldHost.open(world, { state: { dir } });
     try {
       const { id } = await host.create({ seed: 2 });
-      const busy = host.world(id)!; // a request under way in the world
+      const busy = host.acquire(id); // a request under way in the world
       await host.remove(id);
-      expect(host.world(id)).to.equal(undefined); // new requests get the 404 at once
-      expect(readdirSync(join(dir, 'worlds'))).to.deep.equal([`.deleted-${id}-${readdirSync(join(dir, 'worlds'))[0]!.split('-').pop()}`]);
+      expect(() => host.acquire(id)).to.throw(`World not found: ${id}`); // new requests get the 404 at once
+      const entries = () => readdirSync(join(dir, 'worlds')).filter((n) => n !== 'ids.json');
+      expect(entries()).to.deep.equal([`.deleted-${id}-${entries()[0]!.split('-').pop()}`]);
       await busy.deps.store.transact(() => undefined); // the request's write still works
       host.release(id);
       await host.settled();
-      expect(readdirSync(join(dir, 'worlds'))).to.deep.equal([]);
+      expect(entries()).to.deep.equal([]);
     } finally {
       await host.close();
       await state.close();
     }
   });
 
-  it('clears the leftovers of an interrupted deletion or creation at start', async () => {
+  it('clears the leftovers of an answered deletion and of creations never answered at start, and keeps their ids used', async () => {
     mkdirSync(join(dir, 'worlds', '.deleted-w1-5'), { recursive: true });
     writeFileSync(join(dir, 'worlds', '.deleted-w1-5', 'junk'), 'x');
-    mkdirSync(join(dir, 'worlds', 'w2')); // created, nothing written yet
-    mkdirSync(join(dir, 'worlds', 'w3'));
-    writeFileSync(join(dir, 'worlds', 'w3', 'world.json'), '{"id":"w3","idleTtlSeconds":null}\n'); // never made durable
+    mkdirSync(join(dir, 'worlds', '.creating-w2')); // a creation that stopped before its directory got its name
+    writeFileSync(join(dir, 'worlds', '.creating-w2', 'world.json'), '{"id":"w2","idleTtlSeconds":null,"complete":false}\n');
+    mkdirSync(join(dir, 'worlds', 'w3')); // a creation that stopped before its first record was on disk
+    writeFileSync(join(dir, 'worlds', 'w3', 'world.json'), '{"id":"w3","idleTtlSeconds":null,"complete":false}\n');
     const s = await boot(dir);
     try {
       expect(readdirSync(join(dir, 'worlds'))).to.deep.equal([]);
       expect((await s.call('GET', '/api/sim/worlds', ADMIN)).body.worlds.map((w: { id: string }) => w.id)).to.deep.equal(['default']);
+      expect((await s.call('POST', '/api/sim/worlds', ADMIN, {})).body.id).to.equal('w4');
     } finally {
       await s.stop();
     }

@@ -1,6 +1,7 @@
 // File-backed Store adapter: the memory store's tables plus a write-ahead journal; a call resolves only once its effect is on disk.
 import type { AuxState, ReadTx, Schema, Store, StoreDump, StoreSnapshot, Sync, WriteTx } from '../../ports/store.js';
 import { MemoryStore, requireSync, snapshotDump, snapshotOfMaps, type MemoryStoreState } from '../memory/memory-store.js';
+import type { RowOp, StateRecord, StoredRow, TxRecord } from './records.js';
 import { StateDir, type CompactionPoint, type JournalSource, type StateDirOptions } from './state-dir.js';
 
 /** Options of {@link FileStore}: exactly one of `dir` and `state`. */
@@ -21,22 +22,20 @@ export interface StateRecordExtra {
   clearNamed?: boolean;
 }
 
-type Op = ['p', string, unknown] | ['d', string, string | number];
-
 /** The transaction handle given to `fn`, recording every write it makes. */
-function recording<T>(tx: WriteTx<T>, ops: Op[], seqs: Map<string, number>): WriteTx<T> {
+function recording<T>(tx: WriteTx<T>, ops: RowOp[], seqs: Map<string, number>): WriteTx<T> {
   return {
     get: (t, id) => tx.get(t, id), all: (t) => tx.all(t), find: (t, index, key) => tx.find(t, index, key),
     count: (t, index, key) => tx.count(t, index, key), slice: (t, index, key, start, end) => tx.slice(t, index, key, start, end),
     version: (t) => tx.version(t),
     insert: (t, row) => {
       const stored = tx.insert(t, row);
-      ops.push(['p', String(t), stored]);
+      ops.push(['p', String(t), stored as StoredRow]);
       return stored;
     },
     put: (t, row) => {
       const stored = tx.put(t, row);
-      ops.push(['p', String(t), stored]);
+      ops.push(['p', String(t), stored as StoredRow]);
       return stored;
     },
     delete: (t, id) => {
@@ -102,7 +101,7 @@ export class FileStore<T> implements Store<T>, JournalSource {
     let seq = 0;
     try {
       const r = this.memory.transactNow((tx) => {
-        const ops: Op[] = [];
+        const ops: RowOp[] = [];
         const seqs = new Map<string, number>();
         const result = requireSync(fn(recording(tx, ops, seqs)));
         // Still inside the transaction: records are appended in commit order; a failed append rolls it back.
@@ -163,7 +162,7 @@ export class FileStore<T> implements Store<T>, JournalSource {
     const sink = this.sink;
     if (!sink || sink.active !== this) return;
     const d = snapshotDump(s);
-    const seq = sink.append(`"k":"named","id":${JSON.stringify(id)},"tables":${JSON.stringify(d.tables)},"seqs":${JSON.stringify(d.seqs)},"aux":${JSON.stringify(d.aux)}}`);
+    const seq = sink.append({ k: 'named', id, tables: d.tables as Record<string, StoredRow[]>, seqs: d.seqs, aux: d.aux });
     sink.named.set(id, s);
     await sink.durable(seq);
   }
@@ -226,8 +225,8 @@ export class FileStore<T> implements Store<T>, JournalSource {
     return r;
   }
 
-  private journalTx(sink: StateDir, ops: Op[], seqs: Map<string, number>): number {
-    const aux: string[] = [];
+  private journalTx(sink: StateDir, ops: RowOp[], seqs: Map<string, number>): number {
+    const aux: Record<string, unknown> = {};
     const changed: [string, string][] = [];
     for (const [n, a] of this.auxes) {
       if (a.takeChanges) continue;
@@ -235,32 +234,36 @@ export class FileStore<T> implements Store<T>, JournalSource {
       if (v === undefined) continue;
       const j = JSON.stringify(v);
       if (j === this.baseline.get(n)) continue;
-      aux.push(`${JSON.stringify(n)}:${j}`);
+      aux[n] = v;
       changed.push([n, j]);
     }
     // Aux states that report changes: theirs ride with this record, or make one once enough are pending.
-    const all = ops.length > 0 || seqs.size > 0 || aux.length > 0;
-    const deltas: string[] = [];
+    const all = ops.length > 0 || seqs.size > 0 || changed.length > 0;
+    const deltas: Record<string, unknown[][]> = {};
+    let reported = false;
     for (const [n, a] of this.auxes) {
       const d = a.takeChanges?.(all);
-      if (d) deltas.push(`${JSON.stringify(n)}:${JSON.stringify(d)}`);
+      if (d) {
+        deltas[n] = d as unknown[][];
+        reported = true;
+      }
     }
-    if (!all && deltas.length === 0) return 0;
-    let body = `"k":"tx","ops":${JSON.stringify(ops)}`;
-    if (seqs.size > 0) body += `,"seqs":${JSON.stringify(Object.fromEntries(seqs))}`;
-    if (aux.length > 0) body += `,"aux":{${aux.join(',')}}`;
-    if (deltas.length > 0) body += `,"auxChanges":{${deltas.join(',')}}`;
-    const seq = sink.append(`${body}}`);
+    if (!all && !reported) return 0;
+    const rec: TxRecord = { k: 'tx', ops };
+    if (seqs.size > 0) rec.seqs = Object.fromEntries(seqs);
+    if (changed.length > 0) rec.aux = aux;
+    if (reported) rec.auxChanges = deltas;
+    const seq = sink.append(rec);
     for (const [n, j] of changed) this.baseline.set(n, j);
     return seq;
   }
 
   private journalState(sink: StateDir, st: MemoryStoreState, extra: StateRecordExtra): number {
     const d = snapshotDump(st.snapshot());
-    let body = `"k":"state","tables":${JSON.stringify(d.tables)},"seqs":${JSON.stringify(d.seqs)},"aux":${JSON.stringify(d.aux)}`;
-    if (extra.meta !== undefined) body += `,"meta":${JSON.stringify(extra.meta)}`;
-    if (extra.clearNamed) body += ',"clearNamed":true';
-    const seq = sink.append(`${body}}`);
+    const rec: StateRecord = { k: 'state', tables: d.tables as Record<string, StoredRow[]>, seqs: d.seqs, aux: d.aux };
+    if (extra.meta !== undefined) rec.meta = extra.meta;
+    if (extra.clearNamed) rec.clearNamed = true;
+    const seq = sink.append(rec);
     this.setBaseline(d.aux);
     if (extra.meta !== undefined) sink.meta = extra.meta;
     if (extra.clearNamed) sink.named.clear();

@@ -96,10 +96,21 @@ export function scanFrames(buf: Buffer, file: string, allowTornTail: boolean): {
 }
 
 /** Parses a frame's JSON payload; a payload that passed its checksum but is not JSON is corruption too. */
-export function parseFrame<T = Record<string, unknown>>(f: Frame, file: string): T {
+export function parseFrame(f: Frame, file: string): unknown {
   try {
-    return JSON.parse(f.payload.toString('utf8')) as T;
+    return JSON.parse(f.payload.toString('utf8')) as unknown;
   } catch (err) {
     throw new StateCorruptError(file, f.offset, `payload is not JSON (${(err as Error).message})`);
   }
+}
+
+/**
+ * Parses a frame and checks its shape with `problem` (one of the checks of records.ts): a frame
+ * that is JSON but not what belongs there is corruption at its offset, never a crash later.
+ */
+export function checkedFrame<T>(f: Frame, file: string, problem: (v: unknown) => string | null): T {
+  const v = parseFrame(f, file);
+  const bad = problem(v);
+  if (bad) throw new StateCorruptError(file, f.offset, bad);
+  return v as T;
 }

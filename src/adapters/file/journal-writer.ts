@@ -3,6 +3,7 @@ import { AsyncResource } from 'node:async_hooks';
 import { link, open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeFrame, FORMAT_VERSION } from './frame.js';
+import type { JournalHeader } from './records.js';
 import { fsyncDir, journalName } from './state-files.js';
 
 type Item = { kind: 'record'; buf: Buffer } | { kind: 'rotate'; base: number; aux: Record<string, unknown>; done: (err?: Error) => void };
@@ -13,12 +14,14 @@ type Item = { kind: 'record'; buf: Buffer } | { kind: 'rotate'; base: number; au
  * stays within the file's first disk sector, whose writes are atomic.
  */
 export function journalMark(synced: number): Buffer {
+  // The MarkFrame `{k: 'mark', synced}` written by hand: JSON.stringify cannot pad the number to a fixed width.
   return encodeFrame(`{"k":"mark","synced":${String(synced).padStart(16, ' ')}}`);
 }
 
 /** The header frame every journal file has after its mark. */
 export function journalHeader(base: number, aux: Record<string, unknown>): Buffer {
-  return encodeFrame(JSON.stringify({ k: 'journal', format: 'compsim-journal', version: FORMAT_VERSION, base, aux }));
+  const head: JournalHeader = { k: 'journal', format: 'compsim-journal', version: FORMAT_VERSION, base, aux };
+  return encodeFrame(JSON.stringify(head));
 }
 
 /**

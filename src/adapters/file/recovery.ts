@@ -1,12 +1,14 @@
 // Reads a state directory without changing it: the newest snapshot, then every journal record after it, checked and in order.
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoreDump } from '../../ports/store.js';
 import { DUMP_VERSION } from '../memory/memory-store.js';
-import { FORMAT_VERSION, parseFrame, scanFrames, StateCorruptError, type TornTail } from './frame.js';
-import { listStateFiles, type StateFiles } from './state-files.js';
-
-type Id = string | number;
+import { checkedFrame, FORMAT_VERSION, parseFrame, scanFrames, StateCorruptError, type TornTail } from './frame.js';
+import {
+  journalHeaderProblem, markOf, recordProblem, snapshotFrameProblem, snapshotHeaderProblem,
+  type Id, type JournalHeader, type JournalRecord, type SnapshotFrame, type SnapshotHeader, type StoredRow,
+} from './records.js';
+import { listStateFiles, STATE_MARKER, type StateFiles } from './state-files.js';
 
 /** Store contents as plain maps (rows in insertion order), the shape records are replayed into. */
 export interface StoreImage { tables: Map<string, Map<Id, unknown>>; seqs: Map<string, number>; aux: Map<string, unknown> }
@@ -37,16 +39,13 @@ export interface ReplayReport {
   missing: string | null;
 }
 
-/** Record fields shared by every journal record. */
-export interface RecordBase { seq: number; w: number }
-
 /** An empty image. */
 export const emptyImage = (): StoreImage => ({ tables: new Map(), seqs: new Map(), aux: new Map() });
 
 /** Builds an image from a dump's tables, seqs and aux (rows kept as they are). */
-export function imageOf(d: { tables?: Record<string, unknown[]>; seqs?: Record<string, number>; aux?: Record<string, unknown> }): StoreImage {
+export function imageOf(d: { tables?: Record<string, StoredRow[]>; seqs?: Record<string, number>; aux?: Record<string, unknown> }): StoreImage {
   return {
-    tables: new Map(Object.entries(d.tables ?? {}).map(([n, rows]) => [n, new Map((rows as { id: Id }[]).map((r) => [r.id, r]))])),
+    tables: new Map(Object.entries(d.tables ?? {}).map(([n, rows]) => [n, new Map(rows.map((r) => [r.id, r]))])),
     seqs: new Map(Object.entries(d.seqs ?? {})),
     aux: new Map(Object.entries(d.aux ?? {})),
   };
@@ -75,19 +74,19 @@ function applyChanges(captured: unknown, changes: unknown[][]): unknown[][] {
 }
 
 /** Applies one journal record (any kind) to the state. */
-export function applyRecord(state: ReplayState, rec: Record<string, any>): void {
+export function applyRecord(state: ReplayState, rec: JournalRecord): void {
   switch (rec.k) {
     case 'tx': {
       const { tables } = state.main;
-      for (const [op, t, x] of rec.ops as [string, string, any][]) {
-        let m = tables.get(t);
-        if (!m) tables.set(t, (m = new Map()));
-        if (op === 'p') m.set(x.id, x);
-        else m.delete(x);
+      for (const op of rec.ops) {
+        let m = tables.get(op[1]);
+        if (!m) tables.set(op[1], (m = new Map()));
+        if (op[0] === 'p') m.set(op[2].id, op[2]);
+        else m.delete(op[2]);
       }
-      for (const [n, v] of Object.entries((rec.seqs ?? {}) as Record<string, number>)) state.main.seqs.set(n, v);
-      for (const [n, v] of Object.entries((rec.aux ?? {}) as Record<string, unknown>)) state.main.aux.set(n, v);
-      for (const [n, d] of Object.entries((rec.auxChanges ?? {}) as Record<string, unknown[][]>)) state.main.aux.set(n, applyChanges(state.main.aux.get(n), d));
+      for (const [n, v] of Object.entries(rec.seqs ?? {})) state.main.seqs.set(n, v);
+      for (const [n, v] of Object.entries(rec.aux ?? {})) state.main.aux.set(n, v);
+      for (const [n, d] of Object.entries(rec.auxChanges ?? {})) state.main.aux.set(n, applyChanges(state.main.aux.get(n), d));
       break;
     }
     case 'state':
@@ -98,8 +97,6 @@ export function applyRecord(state: ReplayState, rec: Record<string, any>): void 
     case 'named':
       state.named.set(rec.id, dumpOf(imageOf(rec)));
       break;
-    default:
-      throw new Error(`unknown record kind ${JSON.stringify(rec.k)}`);
   }
   state.seq = rec.seq;
   state.lastWrite = rec.w;
@@ -109,29 +106,33 @@ function readSnapshot(dir: string, name: string, state: ReplayState): number {
   const file = join(dir, name);
   const buf = readFileSync(file);
   const { frames } = scanFrames(buf, file, false);
-  const head = frames[0] ? parseFrame<Record<string, any>>(frames[0], file) : null;
-  if (!head || head.k !== 'snapshot' || head.format !== 'compsim-state-snapshot') throw new StateCorruptError(file, 0, 'not a compsim state snapshot');
+  if (!frames[0]) throw new StateCorruptError(file, 0, 'not a compsim state snapshot');
+  const head = checkedFrame<SnapshotHeader>(frames[0], file, snapshotHeaderProblem);
   if (head.version > FORMAT_VERSION) throw new StateCorruptError(file, 0, `snapshot version ${head.version} is newer than ${FORMAT_VERSION}`);
   const images = new Map<string, StoreImage>([['', emptyImage()]]);
-  for (const id of head.named as string[]) images.set(id, emptyImage());
+  for (const id of head.named) images.set(id, emptyImage());
   let ended = false;
   for (const f of frames.slice(1)) {
-    const rec = parseFrame<Record<string, any>>(f, file);
+    const rec = checkedFrame<SnapshotFrame>(f, file, snapshotFrameProblem);
+    if (ended) throw new StateCorruptError(file, f.offset, 'data after the end frame');
+    if (rec.k === 'end') {
+      if (rec.frames !== frames.length) throw new StateCorruptError(file, f.offset, `the end frame counts ${rec.frames} frames, the file holds ${frames.length}`);
+      ended = true;
+      continue;
+    }
     const img = images.get(rec.s);
-    if (ended || (rec.k !== 'end' && !img)) throw new StateCorruptError(file, f.offset, ended ? 'data after the end frame' : `unknown section ${JSON.stringify(rec.s)}`);
+    if (!img) throw new StateCorruptError(file, f.offset, `unknown section ${JSON.stringify(rec.s)}`);
     if (rec.k === 'rows') {
-      let m = img!.tables.get(rec.t);
-      if (!m) img!.tables.set(rec.t, (m = new Map()));
-      for (const r of rec.rows as { id: Id }[]) m.set(r.id, r);
-    } else if (rec.k === 'seqs') img!.seqs = new Map(Object.entries(rec.seqs));
-    else if (rec.k === 'aux') img!.aux = new Map(Object.entries(rec.aux));
-    else if (rec.k === 'end' && rec.frames === frames.length) ended = true;
-    else throw new StateCorruptError(file, f.offset, `unexpected ${JSON.stringify(rec.k)} frame`);
+      let m = img.tables.get(rec.t);
+      if (!m) img.tables.set(rec.t, (m = new Map()));
+      for (const r of rec.rows) m.set(r.id, r);
+    } else if (rec.k === 'seqs') img.seqs = new Map(Object.entries(rec.seqs));
+    else img.aux = new Map(Object.entries(rec.aux));
   }
   if (!ended) throw new StateCorruptError(file, buf.length, 'the snapshot has no end frame (incomplete)');
   state.main = images.get('')!;
   state.meta = head.meta;
-  for (const id of head.named as string[]) state.named.set(id, dumpOf(images.get(id)!));
+  for (const id of head.named) state.named.set(id, dumpOf(images.get(id)!));
   state.seq = head.seq;
   state.lastWrite = head.w;
   return buf.length;
@@ -153,6 +154,10 @@ export function readState(dir: string, files: StateFiles = listStateFiles(dir), 
     if (!lenient) throw err;
     report.missing = `${file}: ${reason}`;
   };
+  if (files.journals.length === 0 && files.snapshots.length === 0 && existsSync(join(dir, STATE_MARKER))) {
+    lost(join(dir, STATE_MARKER), 0, 'the directory held a compsim state (this file says so) but every journal and snapshot file is gone: '
+      + 'the records they held are missing');
+  }
   const snap = files.snapshots.at(-1);
   if (snap) report.snapshot = { name: snap.name, seq: snap.seq, bytes: readSnapshot(dir, snap.name, state) };
   if (snap && state.seq !== snap.seq) throw new StateCorruptError(join(dir, snap.name), 0, `holds seq ${state.seq}, its name says ${snap.seq}`);
@@ -169,16 +174,15 @@ export function readState(dir: string, files: StateFiles = listStateFiles(dir), 
     // A journal file appears with its header complete (written aside, then linked into place), so a shorter one was cut.
     if (!frames[0]) return lost(file, entry.bytes, `the file has no complete header (${entry.bytes} bytes): it was truncated or emptied, and every record it held is missing`);
     // The mark frame (absent in files written before it existed) holds the last seq synced into this file.
-    const zero = parseFrame<Record<string, any>>(frames[0], file);
-    const mark = zero.k === 'mark' ? Number(zero.synced) : null;
+    const mark = markOf(parseFrame(frames[0], file));
     const first = mark === null ? 0 : 1;
-    const head = frames[first] ? parseFrame<Record<string, any>>(frames[first], file) : null;
-    if (!head || head.k !== 'journal' || head.base !== j.base) throw new StateCorruptError(file, frames[first]?.offset ?? 0, 'not a compsim journal (bad header frame)');
+    if (!frames[first]) throw new StateCorruptError(file, 0, 'not a compsim journal (no header frame)');
+    const head = checkedFrame<JournalHeader>(frames[first], file, (v) => journalHeaderProblem(v, j.base));
     entry.headerOk = true;
     entry.marked = mark !== null;
-    if (j.base === state.seq + 1) for (const [n, v] of Object.entries(head.aux ?? {})) state.main.aux.set(n, v);
+    if (j.base === state.seq + 1) for (const [n, v] of Object.entries(head.aux)) state.main.aux.set(n, v);
     for (const f of frames.slice(first + 1)) {
-      const rec = parseFrame<RecordBase & Record<string, any>>(f, file);
+      const rec = checkedFrame<JournalRecord>(f, file, recordProblem);
       entry.records += 1;
       entry.lastSeq = rec.seq;
       if (rec.seq <= state.seq) continue;

@@ -8,8 +8,9 @@ import type { StoreDump, StoreSnapshot } from '../../ports/store.js';
 import { snapshotDump } from '../memory/memory-store.js';
 import { encodeFrame, FORMAT_VERSION } from './frame.js';
 import { JournalWriter } from './journal-writer.js';
+import type { JournalRecord, RecordBody, SnapshotFrame, SnapshotHeader, StoredRow } from './records.js';
 import { dumpOf, readState, type ReplayReport, type ReplayState } from './recovery.js';
-import { acquireLock, fsyncDir, journalName, listStateFiles, snapshotName, writeFileAtomic, type StateLock } from './state-files.js';
+import { acquireLock, fsyncDir, journalName, listStateFiles, snapshotName, STATE_MARKER, writeFileAtomic, type StateLock } from './state-files.js';
 
 /** Where notices go (a pino logger fits). */
 export interface StateLogger { info(msg: string): void; warn(msg: string): void }
@@ -44,7 +45,7 @@ const ROWS_PER_FRAME = 1000;
 /** Frames of a snapshot file: header, rows in chunks, seqs and aux per section, end. */
 async function* snapshotFrames(p: CompactionPoint): AsyncGenerator<Buffer> {
   let frames = 0;
-  const frame = (v: unknown) => {
+  const frame = (v: SnapshotHeader | SnapshotFrame) => {
     frames += 1;
     return encodeFrame(JSON.stringify(v));
   };
@@ -52,7 +53,7 @@ async function* snapshotFrames(p: CompactionPoint): AsyncGenerator<Buffer> {
   for (const [s, d] of [['', p.main] as [string, StoreDump], ...p.named]) {
     for (const [t, rows] of Object.entries(d.tables)) {
       for (let i = 0; i < rows.length; i += ROWS_PER_FRAME) {
-        yield frame({ k: 'rows', s, t, rows: rows.slice(i, i + ROWS_PER_FRAME) });
+        yield frame({ k: 'rows', s, t, rows: rows.slice(i, i + ROWS_PER_FRAME) as StoredRow[] });
         await yieldToLoop(); // keep serving requests while a big snapshot is written
       }
     }
@@ -122,6 +123,8 @@ export class StateDir {
         const created = await JournalWriter.create(dir, state.seq + 1, Object.fromEntries(state.main.aux));
         writer = new JournalWriter(dir, created.fh, state.seq + 1, created.bytes, state.seq, flushed, failed);
       }
+      // From the first journal file on, the directory is known to hold a state (see STATE_MARKER).
+      if (!existsSync(join(dir, STATE_MARKER))) await writeFileAtomic(dir, STATE_MARKER, [Buffer.from(`${JSON.stringify({ format: 'compsim-state', version: FORMAT_VERSION })}\n`)]);
       self = new StateDir(dir, lock, writer, state.seq > 0 ? state : null, report, log, options.compactBytes ?? 16 * 2 ** 20);
       await self.removeObsolete();
       return self;
@@ -146,10 +149,11 @@ export class StateDir {
     return this.writer.failed;
   }
 
-  /** Appends a record whose JSON body (after `{"seq":..,"w":..,`) is `body`, ending with `}`; returns its seq. */
-  append(body: string): number {
+  /** Appends a record (numbered and stamped with the wall time here); returns its seq. */
+  append(body: RecordBody): number {
     const seq = this.writer.lastSeq + 1;
-    this.writer.append(seq, encodeFrame(`{"seq":${seq},"w":${Date.now()},${body}`));
+    const rec: JournalRecord = { seq, w: Date.now(), ...body };
+    this.writer.append(seq, encodeFrame(JSON.stringify(rec)));
     return seq;
   }
 

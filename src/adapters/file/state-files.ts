@@ -5,6 +5,13 @@ import { join } from 'node:path';
 
 /** Name of the lock file inside a state directory. */
 export const LOCK_FILE = 'LOCK';
+
+/**
+ * Written (synced) once a directory holds its first journal file and never removed: a directory
+ * with it but without any journal or snapshot lost its files, and is refused instead of being
+ * started as a new, empty world.
+ */
+export const STATE_MARKER = 'compsim-state.json';
 const DIGITS = 16;
 
 /** `journal-<first record seq>.log`, zero-padded so names sort in order. */

@@ -2,7 +2,7 @@
 import type {
   AuxState, ReadTx, Schema, Store, StoreDump, StoreSnapshot, Sync, WriteTx,
 } from '../../ports/store.js';
-import { Generation } from './persistent.js';
+import { Generation } from './generation.js';
 import { TableData, deepFreeze, type TableState, type UndoLog } from './table-data.js';
 
 /** Options of {@link MemoryStore}. */

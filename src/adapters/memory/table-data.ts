@@ -1,7 +1,10 @@
 // One in-memory table: rows by insertion ordinal, an id map and secondary indexes, all copy-on-write so snapshots share them.
-import {
-  ChunkVec, Generation, IdMap, OrdList, ShardMap, hashKey, type FrozenIdMap, type FrozenShardMap, type FrozenVec, type KeyAt,
-} from './persistent.js';
+import { ChunkVec, type FrozenVec } from './chunk-vec.js';
+import { Generation } from './generation.js';
+import { hashKey } from './hash-keys.js';
+import { IdMap, type FrozenIdMap, type KeyAt } from './id-map.js';
+import { OrdList } from './ord-list.js';
+import { ShardMap, type FrozenShardMap } from './shard-map.js';
 
 type IndexFn = (row: never) => string | null;
 type Id = string | number;

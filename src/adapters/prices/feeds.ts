@@ -1,7 +1,9 @@
 // Price feeds: constant table, recorded tape with linear interpolation, seeded random walk; all pure in (feed, seed, token, chain, t).
-import type { SpecificChain } from '../../ports/prices.js';
+import { CLOCK_RANGE_TEXT, inClockRange } from '../../ports/clock.js';
+import { MAX_PRICE, SPECIFIC_CHAINS, type SpecificChain } from '../../ports/prices.js';
 import { hashString, mix32, seedToUint32 } from '../ids/rng.js';
 import { key, type CatalogueToken } from './catalogue.js';
+import { MAX_WALK_STEPS, WalkState } from './random-walk.js';
 
 /** Constant prices: the catalogue defaults, optionally replaced per `chain:address`. */
 export interface ConstantFeed {
@@ -29,6 +31,76 @@ export interface RandomWalkFeed {
 /** A price feed definition (JSON-serialisable). */
 export type FeedDef = ConstantFeed | TapeFeed | RandomWalkFeed;
 
+/** Largest standard deviation of a random walk's log return per step (10 %): far larger ones only overflow to no price. */
+export const MAX_VOLATILITY = 0.1;
+
+/** A field of a feed definition that cannot be used: its path inside the definition (`stepMs`, `tapes["svm:So1..."][2][1]`) and why. */
+export interface FeedProblem { field: string; reason: string }
+
+const CHAINS: readonly string[] = SPECIFIC_CHAINS;
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const keyProblem = (k: string) => {
+  const i = k.indexOf(':');
+  return i > 0 && CHAINS.includes(k.slice(0, i)) && i < k.length - 1 ? null : 'must be "<specificChain>:<address>"';
+};
+const priceProblem = (v: unknown) => (finite(v) && v >= 0 && v <= MAX_PRICE ? null : `must be a number from 0 to ${MAX_PRICE}, got ${JSON.stringify(v)}`);
+
+function constantProblem(def: Record<string, unknown>): FeedProblem | null {
+  if (def.prices === undefined) return null;
+  if (!isPlainObject(def.prices)) return { field: 'prices', reason: 'must be an object of "<specificChain>:<address>": price' };
+  for (const [k, v] of Object.entries(def.prices)) {
+    const bad = keyProblem(k) ?? priceProblem(v);
+    if (bad) return { field: `prices[${JSON.stringify(k)}]`, reason: bad };
+  }
+  return null;
+}
+
+function tapeProblem(def: Record<string, unknown>): FeedProblem | null {
+  if (!isPlainObject(def.tapes)) return { field: 'tapes', reason: 'must be an object of "<specificChain>:<address>": [[epochMs, price], ...]' };
+  for (const [k, pts] of Object.entries(def.tapes)) {
+    const at = `tapes[${JSON.stringify(k)}]`;
+    const bad = keyProblem(k);
+    if (bad) return { field: at, reason: bad };
+    if (!Array.isArray(pts) || pts.length === 0) return { field: at, reason: 'must be a non-empty array of [epochMs, price] points' };
+    for (let i = 0; i < pts.length; i++) {
+      const p = pts[i] as unknown;
+      if (!Array.isArray(p) || p.length !== 2) return { field: `${at}[${i}]`, reason: 'must be an [epochMs, price] pair' };
+      if (!finite(p[0])) return { field: `${at}[${i}][0]`, reason: `must be a finite number (epoch ms), got ${JSON.stringify(p[0])}` };
+      const price = priceProblem(p[1]);
+      if (price) return { field: `${at}[${i}][1]`, reason: price };
+    }
+  }
+  return null;
+}
+
+function walkProblem(def: Record<string, unknown>): FeedProblem | null {
+  if (def.stepMs !== undefined && !(finite(def.stepMs) && def.stepMs >= 1)) return { field: 'stepMs', reason: `must be a number >= 1, got ${JSON.stringify(def.stepMs)}` };
+  if (def.volatility !== undefined && !(finite(def.volatility) && def.volatility >= 0 && def.volatility <= MAX_VOLATILITY)) {
+    return { field: 'volatility', reason: `must be a number from 0 to ${MAX_VOLATILITY}, got ${JSON.stringify(def.volatility)}` };
+  }
+  if (def.origin !== undefined && !(finite(def.origin) && inClockRange(def.origin))) {
+    return { field: 'origin', reason: `must be an epoch-ms number from ${CLOCK_RANGE_TEXT}, got ${JSON.stringify(def.origin)}` };
+  }
+  return null;
+}
+
+/**
+ * The first problem of a feed definition from outside (world options, a fixture), or null: the
+ * rules of `POST /api/sim/prices` and `/api/sim/prices/tape` (finite prices from 0 to MAX_PRICE,
+ * keys `<specificChain>:<address>`), and for a random walk `stepMs` >= 1, a volatility from 0 to
+ * {@link MAX_VOLATILITY} and an `origin` inside the clock's range.
+ */
+export function feedProblem(def: unknown): FeedProblem | null {
+  if (!isPlainObject(def)) return { field: '', reason: `must be an object with a kind (constant, tape or randomWalk), got ${JSON.stringify(def)}` };
+  switch (def.kind) {
+    case 'constant': return constantProblem(def);
+    case 'tape': return tapeProblem(def);
+    case 'randomWalk': return walkProblem(def);
+    default: return { field: 'kind', reason: `must be constant, tape or randomWalk, got ${JSON.stringify(def.kind ?? null)}` };
+  }
+}
+
 /** Prices one catalogue token at one instant; `null` = no price. */
 export type FeedFn = (token: CatalogueToken, chain: SpecificChain, at: number) => number | null;
 
@@ -55,21 +127,47 @@ export function interpolate(points: readonly [number, number][], at: number): nu
   return p0 + ((p1 - p0) * (at - t0)) / (t1 - t0);
 }
 
-const MAX_STEPS = 5_000_000;
+/** Walks one random-walk feed keeps (the oldest is dropped first; a dropped walk is rebuilt with the same prices). */
+export const WALKS_KEPT = 256;
 
-/** Standard normal draw for step `k` of one token's walk (stateless hash, Box-Muller). */
-function stepNormal(base: number, k: number): number {
-  const a = mix32(base, k >>> 0);
-  const b = mix32(a, Math.floor(k / 2 ** 32) ^ 0x5bd1e995);
-  const u1 = (a + 1) / (2 ** 32 + 1);
-  const u2 = b / 2 ** 32;
-  return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
-}
+/** The walk of each token a random-walk feed priced, found once per token object (its key and hash would otherwise be built on every price). */
+interface WalkOf { chain: SpecificChain; id: string; base: number }
 
 /**
- * Builds the price function of a feed. The random walk memoises cumulative log-returns per token
- * (a cache only: the result never depends on call order).
+ * The price function of a random walk. Walks are a cache with a bound ({@link WALKS_KEPT} tokens,
+ * each holding at most a few thousand numbers; see {@link WalkState}): a price never depends on
+ * what was priced before it.
  */
+function randomWalkFeed(def: RandomWalkFeed, seed: number | string, defaultOrigin: number): FeedFn {
+  const stepMs = def.stepMs ?? 60_000;
+  const vol = def.volatility ?? 0.002;
+  const origin = def.origin ?? defaultOrigin;
+  const seed32 = seedToUint32(seed);
+  const walks = new Map<string, WalkState>();
+  const byToken = new WeakMap<CatalogueToken, WalkOf>();
+  return (tok, chain, at) => {
+    const p0 = constantPrice({}, tok, chain);
+    if (p0 === null || tok.kind === 'stable' || tok.kind === 'burn' || p0 === 0) return p0;
+    let of = byToken.get(tok);
+    if (of === undefined || of.chain !== chain) {
+      const id = key(tok.address, chain);
+      byToken.set(tok, (of = { chain, id, base: mix32(seed32, hashString(id)) }));
+    }
+    let walk = walks.get(of.id);
+    if (walk === undefined) {
+      walks.set(of.id, (walk = new WalkState(of.base, vol)));
+      if (walks.size > WALKS_KEPT) walks.delete(walks.keys().next().value!);
+    }
+    // Clamped to MAX_WALK_STEPS either side of the origin: the price stays put beyond.
+    const x = Math.max(-MAX_WALK_STEPS, Math.min(MAX_WALK_STEPS, (at - origin) / stepMs));
+    const k = Math.floor(x);
+    const l0 = walk.at(k);
+    const l1 = walk.at(k + 1);
+    return p0 * Math.exp(l0 + (l1 - l0) * (x - k));
+  };
+}
+
+/** Builds the price function of a feed (pure in its definition, the seed, the token, the chain and the time). */
 export function buildFeed(def: FeedDef, seed: number | string, defaultOrigin: number): FeedFn {
   switch (def.kind) {
     case 'constant':
@@ -80,50 +178,15 @@ export function buildFeed(def: FeedDef, seed: number | string, defaultOrigin: nu
         return [key(addr ?? '', chain as SpecificChain), [...pts].sort((x, y) => x[0] - y[0])] as const;
       }));
       // Each catalogue token's tape, found once (a week's replay prices tokens a million times).
-      const byToken = new Map<CatalogueToken, { chain: SpecificChain; tape: [number, number][] | undefined }>();
+      const byToken = new WeakMap<CatalogueToken, { chain: SpecificChain; tape: [number, number][] | undefined }>();
       return (tok, chain, at) => {
         let found = byToken.get(tok);
         if (found === undefined || found.chain !== chain) byToken.set(tok, (found = { chain, tape: tapes.get(key(tok.address, chain)) }));
         return found.tape ? interpolate(found.tape, at) : constantPrice({}, tok, chain);
       };
     }
-    case 'randomWalk': {
-      const stepMs = def.stepMs ?? 60_000;
-      const vol = def.volatility ?? 0.002;
-      const origin = def.origin ?? defaultOrigin;
-      const seed32 = seedToUint32(seed);
-      /** Cumulative log-returns of one token's walk, forwards and backwards from the origin. */
-      interface Walk { base: number; fwd: number[]; back: number[] }
-      const walks = new Map<string, Walk>();
-      // Each catalogue token's walk, found once: its key and hash would otherwise be built on every price.
-      const byToken = new Map<CatalogueToken, { chain: SpecificChain; walk: Walk }>();
-      const cumulative = (w: Walk, k: number): number => {
-        const arr = k >= 0 ? w.fwd : w.back;
-        const n = Math.abs(k);
-        for (let i = arr.length; i <= n; i++) {
-          const step = k >= 0 ? i - 1 : -i;
-          arr.push(arr[i - 1]! + (k >= 0 ? 1 : -1) * vol * stepNormal(w.base, step));
-        }
-        return arr[n]!;
-      };
-      return (tok, chain, at) => {
-        const p0 = constantPrice({}, tok, chain);
-        if (p0 === null || tok.kind === 'stable' || tok.kind === 'burn' || p0 === 0) return p0;
-        let found = byToken.get(tok);
-        if (found === undefined || found.chain !== chain) {
-          const id = key(tok.address, chain);
-          let walk = walks.get(id);
-          if (walk === undefined) walks.set(id, (walk = { base: mix32(seed32, hashString(id)), fwd: [0], back: [0] }));
-          byToken.set(tok, (found = { chain, walk }));
-        }
-        // Clamp to ~5M steps either side so a far-off timestamp cannot grow the memo without bound.
-        const x = Math.max(-MAX_STEPS, Math.min(MAX_STEPS, (at - origin) / stepMs));
-        const k = Math.floor(x);
-        const l0 = cumulative(found.walk, k);
-        const l1 = cumulative(found.walk, k + 1);
-        return p0 * Math.exp(l0 + (l1 - l0) * (x - k));
-      };
-    }
+    case 'randomWalk':
+      return randomWalkFeed(def, seed, defaultOrigin);
     default:
       throw new Error(`unknown price feed kind ${(def as { kind: string }).kind}`);
   }

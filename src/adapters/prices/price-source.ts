@@ -1,7 +1,7 @@
 // PriceSource adapter: catalogue + feed, loaded tapes and manual overrides on top, faults last (aux states).
 import type { ConstraintMetric, PriceFault, PriceFaultLookup } from '../../ports/faults.js';
-import type {
-  PriceOverride, PriceOverrides, PriceQuote, PriceSource, SpecificChain, TokenMeta,
+import {
+  MAX_PRICE, type PriceOverride, type PriceOverrides, type PriceQuote, type PriceSource, type SpecificChain, type TokenMeta,
 } from '../../ports/prices.js';
 import { addressFamily, Catalogue, key, type CatalogueToken } from './catalogue.js';
 import type { FeedFn } from './feeds.js';
@@ -32,7 +32,7 @@ export class OverrideTable implements PriceOverrides {
   }
 
   set(o: PriceOverride): void {
-    if (!Number.isFinite(o.price) || o.price < 0) throw new Error('override price must be a finite number >= 0');
+    if (!Number.isFinite(o.price) || o.price < 0 || o.price > MAX_PRICE) throw new Error(`override price must be a finite number from 0 to ${MAX_PRICE}`);
     this.map.set(key(o.address, o.specificChain), { ...o });
     this.changes += 1;
   }

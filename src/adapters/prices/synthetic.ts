@@ -8,6 +8,9 @@ const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SVM_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const ZERO = /^0x0{40}$/i;
 
+/** Synthetic tokens a world remembers per chain spelling and per address family (a cache: more are built again on demand). */
+export const SYNTHETIC_KEPT = 10_000;
+
 /** Pair age, 24h volume, liquidity and FDV of a synthetic token: well above upstream's default minimums. */
 const SYNTHETIC_META = { pairAgeHours: 24 * 365, volume24h: 10_000_000, liquidityUsd: 10_000_000, fdv: 1_000_000_000 } as const;
 
@@ -53,7 +56,7 @@ export class SyntheticTokens {
         pairCreatedAt: null, volume24h: SYNTHETIC_META.volume24h, liquidityUsd: SYNTHETIC_META.liquidityUsd, fdv: SYNTHETIC_META.fdv,
         defaultPrice: this.startPrice(family), pairAgeHours: SYNTHETIC_META.pairAgeHours,
       };
-      if (this.byKey.size < 100_000) this.byKey.set(id, tok);
+      if (this.byKey.size < SYNTHETIC_KEPT) this.byKey.set(id, tok);
       this.owned.add(tok);
     }
     return tok;
@@ -70,7 +73,7 @@ export class SyntheticTokens {
     let walker = this.walkers.get(family);
     if (walker === undefined) {
       walker = { ...tok, address: family, specificChain: tok.specificChain === 'svm' ? 'svm' : 'eth' };
-      if (this.walkers.size < 100_000) this.walkers.set(family, walker);
+      if (this.walkers.size < SYNTHETIC_KEPT) this.walkers.set(family, walker);
     }
     return this.walk(walker, walker.specificChain, at);
   }

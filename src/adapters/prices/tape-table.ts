@@ -1,5 +1,5 @@
 // TapeTable: recorded price tapes loaded at run time on top of the feed (linear interpolation); a store aux state.
-import { SPECIFIC_CHAINS, type SpecificChain } from '../../ports/prices.js';
+import { MAX_PRICE, SPECIFIC_CHAINS, type SpecificChain } from '../../ports/prices.js';
 import type { AuxState } from '../../ports/store.js';
 import { addressFamily, key } from './catalogue.js';
 import { interpolate } from './feeds.js';
@@ -47,8 +47,8 @@ export class TapeTable implements AuxState {
       const { chain, address } = parseTapeKey(k);
       if (!Array.isArray(pts) || pts.length === 0) throw new Error(`tape '${k}' needs at least one [time, price] point`);
       for (const p of pts) {
-        if (!Array.isArray(p) || p.length !== 2 || !Number.isFinite(p[0]) || !Number.isFinite(p[1]) || p[1] < 0) {
-          throw new Error(`tape '${k}' has a bad point ${JSON.stringify(p)} (want [epochMs, price >= 0])`);
+        if (!Array.isArray(p) || p.length !== 2 || !Number.isFinite(p[0]) || !Number.isFinite(p[1]) || p[1] < 0 || p[1] > MAX_PRICE) {
+          throw new Error(`tape '${k}' has a bad point ${JSON.stringify(p)} (want [epochMs, price from 0 to ${MAX_PRICE}])`);
         }
       }
       return { chain, address, points: [...pts].map(([t, v]) => [t, v] as [number, number]).sort((a, b) => a[0] - b[0]) };

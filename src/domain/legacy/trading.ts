@@ -101,7 +101,8 @@ function quoteChains(from: string, to: string, q: LegacyQuoteInput): TradeChains
  * the legacy one when no competition is active.
  */
 export async function quoteLegacyTrade(deps: Deps, agentId: string, q: LegacyQuoteInput): Promise<LegacyQuote> {
-  return deps.store.read((tx) => {
+  // A transaction, not a read: the slippage draw advances the world's random stream (see quoteTrade).
+  return deps.store.transact((tx) => {
     if (!q.fromToken || !q.toToken || !q.amount) throw missingTradeParams(q);
     for (const field of ['fromToken', 'toToken'] as const) if (typeof q[field] !== 'string') throw new DomainError('TRADE_FIELD_TYPE', { field });
     const from = q.fromToken as string;

@@ -257,8 +257,9 @@ export interface Quote {
  * amount, which serialises as null.
  */
 export async function quoteTrade(deps: Deps, principal: Principal, q: QuoteInput): Promise<Quote> {
-  // A read that draws slippage: the draw runs inside a store call so it is ordered with writes.
-  return deps.store.read((tx) => {
+  // The slippage draw advances the world's random stream, so a quote is a transaction: ordered with
+  // every write and journaled with --state (a restart then continues the stream where it was).
+  return deps.store.transact((tx) => {
     const cid = routeCompetitionId(tx, principal, q.competitionId, versionRule(deps, 'competitionIdQuote'), 'GET /api/trade/quote?competitionId=xxx');
     const amount = parseAmount(q.amount);
     const comp = tx.get('competitions', cid.toLowerCase());

@@ -5,7 +5,6 @@ import compose from 'koa-compose';
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { ANONYMOUS } from '../../domain/access/auth.js';
-import { DomainError } from '../../domain/errors.js';
 import type { Principal } from '../../domain/model.js';
 import { dispatch, type RouteMatch } from '../dispatch.js';
 import { HttpError, toErrorResponse } from '../envelope.js';
@@ -30,7 +29,7 @@ export interface DoorOptions {
   /** Route table (default: every compsim route, the sim API's included). */
   routes?: readonly RouteDef[];
   /** The server's other worlds: `/worlds/{id}/...` goes to that world with the prefix taken off; an unknown id is a JSON 404. */
-  worlds?: Pick<WorldsControl, 'world' | 'release'>;
+  worlds?: Pick<WorldsControl, 'acquire' | 'release'>;
   /** Receives unexpected errors (the 500s, which are always bugs). */
   onBug?: (err: unknown) => void;
   /** Middleware run after world selection and before the API: `compsim serve`'s web pages. */
@@ -139,7 +138,7 @@ export function createDoor(options: DoorOptions = {}): Door {
   };
   const table = routeTable(defs, (def) => (ctx) => answer(ctx, { def, params: ctx.params }));
   const stages = [
-    ...(worlds ? [selectWorld(worlds)] : []),
+    ...(worlds ? [selectWorld(worlds, onBug)] : []),
     ...(options.pages ? [options.pages] : []),
     journal(onBug, delay),
     readBody(defs.some((d) => d.path === LOAD_PATH)),
@@ -168,14 +167,16 @@ export function createDoor(options: DoorOptions = {}): Door {
   };
 }
 
-/** `/worlds/{id}/rest`: the rest of the path, in that world (released once answered); an unknown id is the JSON 404. */
-function selectWorld(worlds: Pick<WorldsControl, 'world' | 'release'>): Middleware {
+/** `/worlds/{id}/rest`: the rest of the path, in that world (counted as in use until answered); an unknown or damaged world's error otherwise. */
+function selectWorld(worlds: Pick<WorldsControl, 'acquire' | 'release'>, onBug: DoorOptions['onBug']): Middleware {
   return (ctx, next) => {
     const split = splitWorldPath(pathOf(ctx));
     if (!split) return next();
-    const target = worlds.world(split.id);
-    if (!target) {
-      const { status, body } = toErrorResponse(new DomainError('SIM_WORLD_NOT_FOUND', { id: split.id }));
+    let target: HttpWorld;
+    try {
+      target = worlds.acquire(split.id);
+    } catch (err) {
+      const { status, body } = toErrorResponse(err, onBug);
       sendJson(ctx, status, body);
       return undefined;
     }

@@ -17,7 +17,7 @@ export interface MswOptions {
   /** Receives unexpected errors (the 500s, which are always bugs). */
   onBug?: (err: unknown) => void;
   /** Also answer `<baseUrl>/worlds/{id}/api/*` in that world (e.g. a `WorldHost`); an unknown id is the JSON 404. */
-  worlds?: Pick<WorldsControl, 'world' | 'release'>;
+  worlds?: Pick<WorldsControl, 'acquire' | 'release'>;
   /**
    * Answer a path under `<baseUrl>/api` that no route serves as `compsim serve` does (its 401 for
    * a keyed prefix, else the JSON 404; default true). False leaves such a request unhandled, so

@@ -36,7 +36,7 @@ export interface ServerOptions {
    * taken off (every route, the web pages included); an unknown id is a JSON 404. Without it,
    * `/worlds/...` paths are unknown routes.
    */
-  worlds?: Pick<WorldsControl, 'world' | 'release'>;
+  worlds?: Pick<WorldsControl, 'acquire' | 'release'>;
 }
 
 const wallDelay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

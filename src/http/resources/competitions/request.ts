@@ -1,8 +1,9 @@
 // Request schemas of competitions: public reads, join/leave and votes, admin create/start/end/update/snapshots, reward claims.
 import { PARTICIPANT_SORT_FIELDS } from '../../../domain/competitions/participant-list.js';
 import { COMPETITION_SORT_FIELDS } from '../../../domain/competitions/views.js';
-import { handlerChecked, type JSONSchema, type RouteDef } from '../../route.js';
+import { handlerChecked, type RouteDef } from '../../route.js';
 import { AT_LEAST_ONE, bool, isoTime, limit, nonEmpty, obj, offset, sortParam, specificChain, str, strList, uuid, uuidParams } from '../shared/request.js';
+import { MAX_AMOUNT } from '../../../domain/model.js';
 
 /** `{competitionId}` of `POST /api/admin/competitions/{competitionId}/rewards/claim` (compsim only). */
 export const rewardClaimParams = uuidParams('competitionId');
@@ -59,7 +60,8 @@ const initialBalances = {
   items: obj({
     specificChain,
     tokenSymbol: { type: 'string', minLength: 1, maxLength: 20, description: "A symbol of the world's token catalogue on that chain (e.g. usdc, sol, eth)" },
-    amount: { type: 'number', exclusiveMinimum: 0 },
+    // Bounded so every portfolio value stays finite (and the world's dump loads back).
+    amount: { type: 'number', exclusiveMinimum: 0, maximum: MAX_AMOUNT },
   },
     ['specificChain', 'tokenSymbol', 'amount']),
 } as const;

@@ -1,6 +1,8 @@
 // Schemas of the simulation control API (/api/sim/*): reset, clock, prices, tapes, faults, journal query, worlds, cheat codes.
 import { API_VERSIONS } from '../../../domain/versions.js';
+import { MAX_AMOUNT } from '../../../domain/model.js';
 import { CONSTRAINT_METRICS, FAULT_KINDS } from '../../../ports/faults.js';
+import { MAX_PRICE } from '../../../ports/prices.js';
 import { handlerChecked } from '../../route.js';
 import { bool, isoTime, nonEmpty, obj, specificChain, str, uuidParams } from '../shared/request.js';
 
@@ -56,7 +58,7 @@ export const clockBody = handlerChecked({
 
 /** `POST /api/sim/prices`. */
 export const pricesBody = obj({
-  prices: { type: 'array', items: obj({ token: nonEmpty, specificChain, price: { type: 'number', minimum: 0 }, symbol: str }, ['token', 'price']) },
+  prices: { type: 'array', items: obj({ token: nonEmpty, specificChain, price: { type: 'number', minimum: 0, maximum: MAX_PRICE }, symbol: str }, ['token', 'price']) },
 }, ['prices']);
 
 /** One tape point: `[time, price]`, the time in epoch ms or as an instant. */
@@ -140,7 +142,7 @@ export const setBalancesBody = obj({
   competitionId: { type: 'string', minLength: 1 },
   balances: {
     type: 'array', minItems: 1, maxItems: 1000,
-    items: obj({ token: { type: 'string', minLength: 1 }, specificChain, amount: { type: 'number', minimum: 0 } }, ['token', 'amount']),
+    items: obj({ token: { type: 'string', minLength: 1 }, specificChain, amount: { type: 'number', minimum: 0, maximum: MAX_AMOUNT } }, ['token', 'amount']),
   },
 }, ['agentId', 'competitionId', 'balances']);
 

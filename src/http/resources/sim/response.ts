@@ -52,9 +52,11 @@ export const faultListResponses = sim({ 200: ok({ faults: arrayOf(Fault) }) });
 export const faultDeleteResponses = sim({ 200: okOnly }, 400);
 export const requestsResponses = sim({ 200: ok({ requests: arrayOf(JournalEntry) }) }, 400);
 
+/** `status: damaged`: found damaged at start (no seed or time; `damage` names the file and the reason; its routes answer 503). */
 const WorldInfo = component('WorldInfo', shape({
-  id: string, basePath: string, url: string, seed: { type: ['number', 'string'] }, now: dateTime, idleTtlSeconds: nullable(integer),
-}));
+  id: string, basePath: string, url: string, seed: { type: ['number', 'string', 'null'] }, now: nullable(dateTime), idleTtlSeconds: nullable(integer),
+  status: oneOfStrings('ok', 'damaged'),
+}, { optional: { damage: shape({ file: string, reason: string }) } }));
 
 const SimBalance = component('SimBalance', shape({ tokenAddress: string, amount: number, symbol: string, specificChain: SpecificChain }));
 
@@ -69,12 +71,12 @@ const WorldCompetition = component('WorldCompetition', shape({ id: string, name:
 export const worldCreateResponses: Responses = {
   201: ok({
     id: string, adminKey: string, basePath: string, url: string, seed: { type: ['number', 'string'] }, now: dateTime, idleTtlSeconds: nullable(integer),
-    agents: arrayOf(WorldAgent), competitions: arrayOf(WorldCompetition),
+    status: oneOfStrings('ok'), agents: arrayOf(WorldAgent), competitions: arrayOf(WorldCompetition),
   }),
   ...errors(401, 404, 429),
 };
 export const worldListResponses: Responses = { 200: ok({ worlds: arrayOf(WorldInfo) }), ...errors(401, 404) };
-export const worldDeleteResponses: Responses = { 200: okOnly, ...errors(400, 401, 404) };
+export const worldDeleteResponses: Responses = { 200: okOnly, ...errors(400, 401, 404, 409) };
 export const setBalancesResponses: Responses = {
   200: ok({ agentId: string, competitionId: string, balances: arrayOf(SimBalance) }), ...errors(400, 404),
 };

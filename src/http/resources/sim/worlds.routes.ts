@@ -5,7 +5,7 @@ import { setBalances } from '../../../domain/trading/set-balances.js';
 import type { HttpWorld, RouteDef } from '../../route.js';
 import { route } from '../../typed-route.js';
 import type { SimControl, SimJob } from '../../world-port.js';
-import type { WorldInfo, WorldsControl } from '../../worlds.js';
+import { worldUrl, type WorldInfo, type WorldsControl } from '../../worlds.js';
 import { apiCompetition, apiStartedCompetition } from '../competitions/serialize.js';
 import { iso } from '../shared/time.js';
 import { competitionParams, createWorldBody, setBalancesBody, worldParams } from './request.js';
@@ -25,16 +25,9 @@ function worlds(world: HttpWorld): WorldsControl {
   return world.worlds;
 }
 
-/** The absolute base URL of a world as the caller reached this server (the base path alone when the request named no host). */
-function worldUrl(headers: Record<string, string>, basePath: string): string {
-  const host = headers['x-forwarded-host'] ?? headers.host;
-  if (!host) return basePath;
-  const proto = headers['x-forwarded-proto']?.split(',')[0]?.trim() || 'http';
-  return `${proto}://${host}${basePath}`;
-}
-
 const apiWorld = (w: WorldInfo, headers: Record<string, string>) => ({
-  id: w.id, basePath: w.basePath, url: worldUrl(headers, w.basePath), seed: w.seed, now: iso(w.now), idleTtlSeconds: w.idleTtlSeconds,
+  id: w.id, basePath: w.basePath, url: worldUrl(headers, w.basePath), seed: w.seed, now: w.now === null ? null : iso(w.now), idleTtlSeconds: w.idleTtlSeconds,
+  status: w.status, ...(w.damage ? { damage: w.damage } : {}),
 });
 
 const ranOf = (jobs: SimJob[]) => {
