@@ -70,8 +70,8 @@ describe('world options from outside (POST /api/sim/worlds, POST /api/sim/reset)
     expect((await s.call('POST', '/api/sim/reset', { key: ADMIN_KEY, body: { options: { startTime: '9999-12-30T00:00:00.000Z' } } })).status).to.equal(200);
     expectError(await s.call('POST', '/api/sim/clock', { key: ADMIN_KEY, body: { advanceMs: 3 * 86_400_000 } }), 400,
       `Invalid request: advanceMs (the clock would reach ${new Date(Date.UTC(9999, 11, 30) + 3 * 86_400_000).toISOString()}, outside its range ${RANGE})`);
-    expectError(await s.call('POST', '/api/sim/clock', { key: ADMIN_KEY, body: { set: '+010000-01-01T00:00:00.000Z' } }), 400,
-      `Invalid request: set (the clock would reach +010000-01-01T00:00:00.000Z, outside its range ${RANGE})`);
+    // `set` is an RFC 3339 date-time, whose four-digit year cannot leave the range: an expanded year is not one.
+    expectError(await s.call('POST', '/api/sim/clock', { key: ADMIN_KEY, body: { set: '+010000-01-01T00:00:00.000Z' } }), 400, 'Invalid request: set (invalid datetime)');
     expect((await s.call('GET', '/api/sim/clock', { key: ADMIN_KEY })).body.now).to.equal('9999-12-30T00:00:00.000Z');
     expect((await s.call('POST', '/api/sim/clock', { key: ADMIN_KEY, body: { advanceMs: 86_400_000 } })).status).to.equal(200);
     expect((await s.call('GET', '/api/sim/worlds', { key: SERVER_KEY })).status).to.equal(200);

@@ -9,6 +9,7 @@ import { StatePersistence } from '../../src/world/persistence.js';
 import { createWorld, type World } from '../../src/world/world.js';
 import type { WorldOptions } from '../../src/world/config.js';
 import { budget, figures, reportFigures, timed, type Figures } from './budget.js';
+import { checkServed } from '../helpers/answers.js';
 
 const ADMIN = '0123456789abcdef_fedcba9876543210';
 const SOL = 'So11111111111111111111111111111111111111112';
@@ -43,10 +44,10 @@ class Real {
   async call(method: string, path: string, body?: unknown, key = ADMIN, world = this.world): Promise<Answer> {
     this.requests += 1;
     const [p, q = ''] = path.split('?');
-    const res = await DOOR.serve(world, {
+    const res = checkServed(method, p!, await DOOR.serve(world, {
       method, path: p!, query: q, headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    }));
     const answer: Answer = { status: res.status, body: res.text === '' ? undefined : JSON.parse(res.text) };
     if (answer.status >= 500) this.bugs.push(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
     return answer;
