@@ -3,7 +3,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { echoApp } from './lib/koa-echo-app.js';
 
-const server = createServer(echoApp().callback()).listen(0, '127.0.0.1', () => {
+const handle = echoApp().callback();
+const server = createServer((req, res) => void handle(req, res)).listen(0, '127.0.0.1', () => {
   process.stdout.write(`koa echo listening on http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
 });
 process.on('SIGINT', () => server.close(() => process.exit(0)));

@@ -20,7 +20,14 @@ const BUY_USDC = 25;
 const SELL_SOL = 0.1;
 
 /** A tool's answer: the API's JSON, or the refusal text when the tool reports an error. */
-type Answer = { ok: true; json: any } | { ok: false; text: string };
+type Answer = { ok: true; json: unknown } | { ok: false; text: string };
+
+/** The parts of the API's answers this agent reads. */
+interface Profile { agent: { id: string; name: string } }
+interface Competitions { competitions: { id: string; name: string }[] }
+interface Now { now: string }
+interface Price { price: number }
+interface Leaderboard { agents: { id: string; rank: number; portfolioValue: number }[] }
 
 async function main(): Promise<void> {
   const command = process.env.COMPSIM_MCP_COMMAND ?? 'npx';
@@ -31,28 +38,28 @@ async function main(): Promise<void> {
   const call = async (name: string, args: Record<string, unknown> = {}): Promise<Answer> => {
     const res = await client.callTool({ name, arguments: args });
     const text = (res.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
-    return res.isError ? { ok: false, text } : { ok: true, json: JSON.parse(text) };
+    return res.isError ? { ok: false, text } : { ok: true, json: JSON.parse(text) as unknown };
   };
   /** A call that must succeed: anything else stops the agent with the API's message. */
-  const must = async (name: string, args: Record<string, unknown> = {}) => {
+  const must = async <T>(name: string, args: Record<string, unknown> = {}): Promise<T> => {
     const a = await call(name, args);
     if (!a.ok) throw new Error(`${name} failed: ${a.text}`);
-    return a.json;
+    return a.json as T;
   };
 
   try {
-    const { agent } = await must('get_profile');
-    const { competitions } = await must('list_competitions', { status: 'active' });
+    const { agent } = await must<Profile>('get_profile');
+    const { competitions } = await must<Competitions>('list_competitions', { status: 'active' });
     const competition = competitions[0];
     if (!competition) throw new Error('no active competition');
-    const { now: from } = await must('sim_now');
+    const { now: from } = await must<Now>('sim_now');
     console.log(`${agent.name} in ${competition.name} (${competition.id}), from ${from}`);
 
     let last: number | null = null;
     let trades = 0;
     let refused = 0;
     for (let step = 0; step < STEPS; step += 1) {
-      const { price } = await must('get_price', { token: SOL, specificChain: 'svm' });
+      const { price } = await must<Price>('get_price', { token: SOL, specificChain: 'svm' });
       // Momentum: buy after a rise (or at the start), sell after a fall.
       const buy = last === null || price >= last;
       const trade = await call('execute_trade', buy
@@ -64,11 +71,12 @@ async function main(): Promise<void> {
       last = price;
       await must('sim_advance', { advanceMs: STEP_MS });
     }
-    const { now: until } = await must('sim_now');
+    const { now: until } = await must<Now>('sim_now');
     console.log(`${trades} trades, ${refused} refused, until ${until}`);
 
-    const board = await must('get_leaderboard', { competitionId: competition.id, limit: 100 });
-    const me = board.agents.find((a: { id: string }) => a.id === agent.id);
+    const board = await must<Leaderboard>('get_leaderboard', { competitionId: competition.id, limit: 100 });
+    const me = board.agents.find((a) => a.id === agent.id);
+    if (!me) throw new Error(`${agent.name} is not on the leaderboard`);
     console.log(`rank ${me.rank} of ${board.agents.length} (portfolio $${me.portfolioValue.toFixed(2)})`);
   } finally {
     await client.close();

@@ -160,7 +160,7 @@ async function withMcp(world: World, koa: RequestListener, logger: Logger): Prom
   return (req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path === MCP_PATH) void mcp(req, res);
-    else void koa(req, res);
+    else koa(req, res);
   };
 }
 
@@ -199,7 +199,9 @@ export async function serve(args: ServeArgs, out: NodeJS.WritableStream = proces
     throw err;
   }
   const { world, worldHost, state } = opened;
-  const koa = createServer(world, { logger, simApi: args.simApi ?? false, worlds: worldHost }).callback();
+  const handle = createServer(world, { logger, simApi: args.simApi ?? false, worlds: worldHost }).callback();
+  // Koa's handler settles every request itself (its errors become answers): nothing to await here.
+  const koa: RequestListener = (req, res) => void handle(req, res);
   const listener = args.mcp ? await withMcp(world, koa, logger) : koa;
   server.off('request', starting);
   server.on('request', listener);

@@ -22,7 +22,7 @@ function need(v: string | undefined, name: string): string {
   return v;
 }
 
-async function getJson(url: string, init?: RequestInit): Promise<{ status: number; body: any }> {
+async function getJson(url: string, init?: RequestInit): Promise<{ status: number; body: unknown }> {
   const res = await fetch(url, init);
   const text = await res.text();
   try {
@@ -30,6 +30,13 @@ async function getJson(url: string, init?: RequestInit): Promise<{ status: numbe
   } catch {
     return { status: res.status, body: text };
   }
+}
+
+/** The string a JSON answer holds under `name`, if it is an object with one. */
+function stringField(body: unknown, name: string): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const v: unknown = (body as Record<string, unknown>)[name];
+  return typeof v === 'string' ? v : undefined;
 }
 
 async function signWallet(argv: string[], out: NodeJS.WritableStream): Promise<number> {
@@ -41,12 +48,13 @@ async function signWallet(argv: string[], out: NodeJS.WritableStream): Promise<n
   const auth = { authorization: `Bearer ${apiKey}` };
   const health = await getJson(`${url}/api/health`);
   const nonce = await getJson(`${url}/api/auth/agent/nonce`, { headers: auth });
-  if (nonce.status !== 200 || typeof nonce.body?.nonce !== 'string') {
+  const nonceText = stringField(nonce.body, 'nonce');
+  if (nonce.status !== 200 || nonceText === undefined) {
     out.write(`${JSON.stringify(nonce.body)}\n`);
     return 1;
   }
-  const timestamp = typeof health.body?.timestamp === 'string' ? health.body.timestamp : new Date().toISOString();
-  const signed = await signWalletVerification(key, { nonce: nonce.body.nonce, domain, timestamp });
+  const timestamp = stringField(health.body, 'timestamp') ?? new Date().toISOString();
+  const signed = await signWalletVerification(key, { nonce: nonceText, domain, timestamp });
   if (f['dry-run']) {
     out.write(`${JSON.stringify(signed, null, 2)}\n`);
     return 0;

@@ -1,7 +1,6 @@
 // API versions as data: one rules table (rule -> value per version) read by the route table, the edge and the domain.
 import type { SpecificChain } from '../ports/prices.js';
 import { ERRORS, type ErrorCode } from './errors.js';
-import type { Principal } from './model.js';
 
 /**
  * The API versions a world can speak. `spec`: the project's specification (where it is silent,
@@ -189,11 +188,6 @@ export interface VersionedDeps { config: { apiVersion: ApiVersion } }
 /** The value of row `name` for the world's version. */
 export function versionRule<K extends RuleName>(deps: VersionedDeps, name: K): RuleValue<K> {
   return rule(deps.config.apiVersion, name);
-}
-
-/** The era a caller gets: team keys the team era, everyone else the world's version. */
-export function eraOf(deps: VersionedDeps, principal: Principal): Era {
-  return principal.kind === 'agent' && principal.generation === 'legacy' ? 'legacy' : deps.config.apiVersion;
 }
 
 /** True when `id` is one of `patterns` (exact, or `x.*` for every id starting with `x.`). */

@@ -55,7 +55,7 @@ export function deeperThan(value: unknown, max: number): boolean {
 function nestsDeeper(v: object, depth: number, max: number): boolean {
   if (depth > max) return true;
   if (Array.isArray(v)) {
-    for (const child of v) if (child !== null && typeof child === 'object' && nestsDeeper(child, depth + 1, max)) return true;
+    for (const child of v as unknown[]) if (child !== null && typeof child === 'object' && nestsDeeper(child, depth + 1, max)) return true;
     return false;
   }
   for (const k in v) {

@@ -266,7 +266,7 @@ const DATA_KEYS = new Set(['example', 'examples', 'enum', 'const', 'default']);
  * the bare form as "no keys" (openapi-typescript: `Record<string, never>`).
  */
 function explicitFreeForm<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((v) => explicitFreeForm(v)) as T;
+  if (Array.isArray(value)) return (value as unknown[]).map((v) => explicitFreeForm(v)) as T;
   if (!value || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[k] = DATA_KEYS.has(k) ? v : explicitFreeForm(v);

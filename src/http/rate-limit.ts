@@ -157,7 +157,7 @@ export class RateLimiter implements AuxState {
 
   private bucket(name: BucketName): Map<string, Window> {
     let m = this.windows.get(name);
-    if (!m) this.windows.set(name, (m = new Map()));
+    if (!m) this.windows.set(name, (m = new Map<string, Window>()));
     return m;
   }
 

@@ -17,11 +17,14 @@ export type JSONSchema = Record<string, unknown>;
  */
 export const HANDLER_CHECKED = 'x-handler-checked';
 
+/** The empty schema `{}`: no keyword, so any value passes. */
+export type EmptySchema = Record<never, never>;
+
 /**
  * `contract`, documented as it is, but checked by the handler: request validation applies only
  * `loose` to it, and does not require it even when the object lists it in `required`.
  */
-export function handlerChecked<const C extends JSONSchema, const L extends JSONSchema = {}>(contract: C, loose?: L): C & { readonly [HANDLER_CHECKED]: L } {
+export function handlerChecked<const C extends JSONSchema, const L extends JSONSchema = EmptySchema>(contract: C, loose?: L): C & { readonly [HANDLER_CHECKED]: L } {
   return { ...contract, [HANDLER_CHECKED]: loose ?? {} } as C & { readonly [HANDLER_CHECKED]: L };
 }
 

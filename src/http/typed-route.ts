@@ -1,5 +1,5 @@
 // Typed routes: a route's handler input types derived from its request schemas, so a handler cannot read a field its schema lacks.
-import type { HANDLER_CHECKED, HandlerRequest, HandlerResult, JSONSchema, RouteDef } from './route.js';
+import type { EmptySchema, HANDLER_CHECKED, HandlerRequest, HandlerResult, JSONSchema, RouteDef } from './route.js';
 
 /** The schema request validation applies to a value: a handler-checked schema's loose one (see `handlerChecked`). */
 type Loose<S> = S extends { readonly [HANDLER_CHECKED]: infer L } ? L : S;
@@ -71,6 +71,6 @@ export type TypedRouteDef<S extends RouteSchemas> = Omit<RouteDef, 'schemas' | '
  * validation lets through (defaults filled in, query text coerced), and reading a field the schema
  * does not declare is a compile error.
  */
-export function route<S extends RouteSchemas = {}>(def: TypedRouteDef<S>): RouteDef {
+export function route<S extends RouteSchemas = EmptySchema>(def: TypedRouteDef<S>): RouteDef {
   return def;
 }

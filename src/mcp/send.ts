@@ -44,7 +44,7 @@ export interface RemoteOptions {
 /** The text of `res`, read up to `max` bytes; a longer answer rejects (its body is cancelled). */
 async function boundedText(res: Response, max: number): Promise<string> {
   if (!res.body) return '';
-  const reader = res.body.getReader();
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {

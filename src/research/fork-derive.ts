@@ -122,7 +122,7 @@ function snapshotsOf(f: Fetched, ended: boolean, endDate: number | undefined, wa
       const t = time(p.timestamp ?? p.date);
       if (t === undefined || typeof p.totalValue !== 'number') continue;
       let m = snapshots.get(t);
-      if (!m) snapshots.set(t, (m = new Map()));
+      if (!m) snapshots.set(t, (m = new Map<string, number>()));
       m.set(a.agentId, p.totalValue);
       points++;
     }

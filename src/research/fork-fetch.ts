@@ -250,7 +250,7 @@ export class SourceReader {
       throw refuse(mb(declared));
     }
     if (!res.body) return '';
-    const reader = res.body.getReader();
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();
     let size = 0;
     let text = '';

@@ -187,7 +187,7 @@ type PriceMap = Map<string, Map<number, number>>;
 /** Puts a price at an instant unless the instant has one (the first of an instant is kept). */
 function put(m: PriceMap, k: string, t: number, p: number): void {
   let pts = m.get(k);
-  if (!pts) m.set(k, (pts = new Map()));
+  if (!pts) m.set(k, (pts = new Map<number, number>()));
   if (!pts.has(t)) pts.set(t, p);
 }
 
@@ -247,7 +247,7 @@ interface Solving {
 function heldTokens(s: Solving, holdings: Holdings, agents: readonly string[]): { tokens: TokenFacts[]; amounts: Map<number, number>[] } {
   const index = new Map<string, number>();
   const tokens: TokenFacts[] = [];
-  const amounts: Map<number, number>[] = agents.map(() => new Map());
+  const amounts: Map<number, number>[] = agents.map(() => new Map<number, number>());
   agents.forEach((id, a) => {
     for (const r of holdings.rows.get(id)!.values()) {
       if (r.amount === 0) continue;

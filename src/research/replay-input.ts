@@ -107,7 +107,7 @@ function csvTrades(text: string, file: string): ReplayTrade[] {
   if (records.length === 0) throw new ReplayInputError(`${file}: no header row`);
   if (records.length - 1 > MAX_TRADES) throw new ReplayInputError(`${file}: ${records.length - 1} trades, more than the ${MAX_TRADES} a replay takes`);
   const header = records[0]!;
-  const out: ReplayTrade[] = new Array(records.length - 1);
+  const out = new Array<ReplayTrade>(records.length - 1);
   for (let r = 1; r < records.length; r++) {
     const cells = records[r]!;
     if (cells.length !== header.length) throw new ReplayInputError(`${file}:${csv.lineOf(r)}: ${cells.length} cells, the header has ${header.length}`);

@@ -127,7 +127,7 @@ function tradesAndBalances(plan: ReplayPlan, answers: ReplayAnswers): { trades: 
     const rows = (answers.balances(i)?.body?.balances ?? []) as { tokenAddress: string; symbol: string; amount: number }[];
     holdings.set(name, new Map(rows.map((r) => [keyOf(r.tokenAddress), { symbol: r.symbol, amount: r.amount }])));
   });
-  const trades: TradeOutcome[] = new Array(plan.trades.length);
+  const trades = new Array<TradeOutcome>(plan.trades.length);
   const balances: BalanceChange[] = [];
   const move = (trade: ReplayTrade, token: string, symbol: string, change: number) => {
     const held = holdings.get(trade.agent)!;

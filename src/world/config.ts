@@ -86,9 +86,6 @@ export const DEFAULT_TRADING_CONSTRAINTS: TradingConstraints = {
   minimumPairAgeHours: 168, minimum24hVolumeUsd: 100000, minimumLiquidityUsd: 100000, minimumFdvUsd: 1000000, minTradesPerDay: null,
 };
 
-/** Upstream's newest default EVM discovery order (a world's default is its version's; see domain/versions.ts). */
-export const DEFAULT_EVM_CHAINS: SpecificChain[] = [...rule('2026-08', 'evmChains')];
-
 /** Parses an epoch-ms number or an ISO date string; throws a clear error otherwise. */
 export function parseTime(v: number | string, what: string): number {
   const ms = typeof v === 'number' ? v : Date.parse(v);
@@ -106,8 +103,8 @@ export function resolveConfig(o: ResolvedWorldOptions, version: string): WorldCo
   if (!isApiVersion(apiVersion)) throw new OptionError('apiVersion', `must be one of ${API_VERSIONS.join(', ')}, got ${String(apiVersion)}`);
   const unknownTokens = o.unknownTokens ?? 'refuse';
   if (unknownTokens !== 'refuse' && unknownTokens !== 'synthetic') throw new OptionError('unknownTokens', `must be refuse or synthetic, got ${String(unknownTokens)}`);
-  const evmChains = o.evmChains ?? rule(apiVersion, 'evmChains');
-  if (!Array.isArray(evmChains)) throw new OptionError('evmChains', 'must be an array of EVM chains');
+  const evmChains: readonly SpecificChain[] = o.evmChains ?? rule(apiVersion, 'evmChains');
+  if (!Array.isArray(evmChains as unknown)) throw new OptionError('evmChains', 'must be an array of EVM chains');
   for (const c of evmChains) if (!isSpecificChain(c) || c === 'svm') throw new OptionError('evmChains', `not an EVM chain: ${String(c)}`);
   const maxTradePercentage = o.maxTradePercentage ?? 25;
   if (typeof maxTradePercentage !== 'number' || !(maxTradePercentage >= 1 && maxTradePercentage <= 100)) throw new OptionError('maxTradePercentage', 'must be between 1 and 100');

@@ -182,7 +182,7 @@ export class WorldHost implements WorldsControl {
     if (!h) throw new DomainError('SIM_WORLD_NOT_FOUND', { id });
     const now = this.now();
     if (expired(h, now)) {
-      void this.drop(h);
+      this.track(this.drop(h));
       throw new DomainError('SIM_WORLD_NOT_FOUND', { id });
     }
     h.lastUsed = now;
@@ -224,7 +224,7 @@ export class WorldHost implements WorldsControl {
     await Promise.all([...this.held.values(), ...this.draining.values()].map((h) => this.closeState(h)));
   }
 
-  /** Resolves once every deleted world that was still answering requests has closed and removed its state. */
+  /** Resolves once every dropped world (deleted, or expired) has closed and removed its state. */
   async settled(): Promise<void> {
     await Promise.all([...this.pending]);
   }
@@ -300,7 +300,13 @@ export class WorldHost implements WorldsControl {
 
   private dropExpired(): void {
     const now = this.now();
-    for (const h of [...this.held.values()]) if (expired(h, now)) void this.drop(h);
+    for (const h of [...this.held.values()]) if (expired(h, now)) this.track(this.drop(h));
+  }
+
+  /** Keeps `work` in {@link settled}'s list until it is done (it never rejects). */
+  private track(work: Promise<void>): void {
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work));
   }
 
   /**
@@ -338,8 +344,7 @@ export class WorldHost implements WorldsControl {
       this.draining.delete(h.id);
       return finish();
     });
-    this.pending.add(done);
-    void done.finally(() => this.pending.delete(done));
+    this.track(done);
     return undefined;
   }
 

@@ -80,7 +80,7 @@ export function applyRecord(state: ReplayState, rec: JournalRecord): void {
       const { tables } = state.main;
       for (const op of rec.ops) {
         let m = tables.get(op[1]);
-        if (!m) tables.set(op[1], (m = new Map()));
+        if (!m) tables.set(op[1], (m = new Map<Id, unknown>()));
         if (op[0] === 'p') m.set(op[2].id, op[2]);
         else m.delete(op[2]);
       }
@@ -124,7 +124,7 @@ function readSnapshot(dir: string, name: string, state: ReplayState): number {
     if (!img) throw new StateCorruptError(file, f.offset, `unknown section ${JSON.stringify(rec.s)}`);
     if (rec.k === 'rows') {
       let m = img.tables.get(rec.t);
-      if (!m) img.tables.set(rec.t, (m = new Map()));
+      if (!m) img.tables.set(rec.t, (m = new Map<Id, unknown>()));
       for (const r of rec.rows) m.set(r.id, r);
     } else if (rec.k === 'seqs') img.seqs = new Map(Object.entries(rec.seqs));
     else img.aux = new Map(Object.entries(rec.aux));

@@ -13,8 +13,6 @@ import type { Tables } from '../tables.js';
 const COMPETITION_FIELDS = ['id', 'name', 'description', 'startDate', 'endDate', 'createdAt', 'updatedAt', 'status'] as const;
 /** Computed sort fields; `rank` and `bestPlacement` both order by the placement's rank. */
 const COMPUTED_FIELDS = ['portfolioValue', 'pnl', 'pnlPercent', 'totalTrades', 'totalPositions', 'rank', 'bestPlacement', 'agentName', 'agentHandle'] as const;
-/** Every accepted sort field (each may carry a leading `-`). */
-export const AGENT_COMPETITION_SORT_FIELDS: readonly string[] = [...COMPETITION_FIELDS, ...COMPUTED_FIELDS];
 
 /** Fields whose presence anywhere in the sort text (as a substring) makes upstream sort in memory. */
 const IN_MEMORY_MARKERS = ['portfolioValue', 'pnl', 'totalTrades', 'totalPositions', 'rank', 'bestPlacement', 'agentName', 'agentHandle'] as const;

@@ -143,7 +143,7 @@ export function missingTradeParams(i: object): DomainError {
   const given = i as Record<string, unknown>;
   const missing = ['fromToken', 'toToken', 'amount'].filter((k) => !given[k]);
   const unknown = Object.keys(given).filter((k) => !TRADE_FIELDS.includes(k));
-  const guesses = unknown.flatMap((u) => missing.filter((m) => editDistance(u.toLowerCase(), m.toLowerCase()) <= 2).slice(0, 1).map((m) => [u, m]));
+  const guesses = unknown.flatMap((u) => missing.filter((m) => editDistance(u.toLowerCase(), m.toLowerCase()) <= 2).slice(0, 1).map((m): [string, string] => [u, m]));
   return new DomainError('TRADE_MISSING_PARAMS', {}, {
     details: {
       rule: 'required', missing,

@@ -142,7 +142,7 @@ export function createDoor(options: DoorOptions = {}): Door {
     ...(options.pages ? [options.pages] : []),
     journal(onBug, delay),
     readBody(defs.some((d) => d.path === LOAD_PATH)),
-    (ctx: Context, next: () => Promise<unknown>) => table.routerFor(pathOf(ctx))?.(ctx as never, next) ?? next(),
+    (ctx: Context, next: () => Promise<unknown>) => (table.routerFor(pathOf(ctx)) as Stage | undefined)?.(ctx, next) ?? next(),
     (ctx: Context) => answer(ctx, null),
   ] as Middleware[];
   const run = compose(stages);
@@ -207,13 +207,16 @@ function journal(onBug: DoorOptions['onBug'], delay: DoorOptions['delay']): Midd
   };
 }
 
+/** A middleware as the door runs it (Koa's and the router's types say it returns `any`). */
+type Stage = (ctx: Context, next: () => Promise<unknown>) => Promise<unknown>;
+
 /** koa-bodyparser: strict JSON and forms up to 1 MB, a world document up to 200 MB on {@link LOAD_PATH}; its failures become envelope errors. */
 function readBody(loadServed: boolean): Middleware {
   const refuse = (load: boolean) => (err: Error) => {
     throw bodyError(err, load);
   };
-  const parse = bodyParser({ jsonLimit: BODY_LIMIT, formLimit: BODY_LIMIT, enableTypes: ['json', 'form'], strict: true, onerror: refuse(false) });
-  const parseLoad = bodyParser({ jsonLimit: LOAD_BODY_LIMIT, enableTypes: ['json'], strict: true, onerror: refuse(true) });
+  const parse: Stage = bodyParser({ jsonLimit: BODY_LIMIT, formLimit: BODY_LIMIT, enableTypes: ['json', 'form'], strict: true, onerror: refuse(false) });
+  const parseLoad: Stage = bodyParser({ jsonLimit: LOAD_BODY_LIMIT, enableTypes: ['json'], strict: true, onerror: refuse(true) });
   return (ctx, next) => (loadServed && pathOf(ctx) === LOAD_PATH ? parseLoad : parse)(ctx, next);
 }
 

@@ -1,6 +1,6 @@
 // Request-schema building blocks shared by every resource: typed JSON Schema helpers, ids, wallets, chains, paging, and the 400 message families.
 import { SPECIFIC_CHAINS } from '../../../ports/prices.js';
-import { handlerChecked, type JSONSchema, type RouteDef } from '../../route.js';
+import { handlerChecked, type EmptySchema, type JSONSchema, type RouteDef } from '../../route.js';
 
 export const uuid = { type: 'string', format: 'uuid' } as const;
 /** An instant: an RFC 3339 `date-time` (the format every OpenAPI tool knows), e.g. `2025-06-01T00:00:00Z`. */
@@ -68,7 +68,7 @@ export function sortParam(fields: readonly string[], dflt = '', strict = false) 
 }
 
 /** limit/offset/sort query with defaults; `sortFields` are the fields `parseSort` accepts. */
-export function pagingQuery<const E extends Record<string, JSONSchema> = {}>(defaultLimit: number, sortFields: readonly string[], defaultSort = '', extra?: E) {
+export function pagingQuery<const E extends Record<string, JSONSchema> = EmptySchema>(defaultLimit: number, sortFields: readonly string[], defaultSort = '', extra?: E) {
   return obj({
     limit: { type: 'integer', minimum: 1, maximum: 100, default: defaultLimit },
     offset: { type: 'integer', minimum: 0, default: 0 },

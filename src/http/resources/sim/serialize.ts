@@ -4,16 +4,20 @@ import type { PriceOverride } from '../../../ports/prices.js';
 import type { JournalEntry } from '../../journal.js';
 import type { SimJob } from '../../world-port.js';
 import { iso } from '../shared/time.js';
+import type { Infer } from '../../typed-route.js';
+import type { faultBody } from './request.js';
 
-/** A validated `POST /api/sim/faults` body -> the fault to store (`now` = default of a stale fault's `at`). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function faultSpec(b: any, now: number): FaultSpec {
-  const target = { token: b.token as string, ...(b.specificChain !== undefined ? { specificChain: b.specificChain } : {}) };
+/**
+ * A validated `POST /api/sim/faults` body -> the fault to store (`now` = default of a stale fault's
+ * `at`). The body schema requires each kind's fields (its `allOf`), so they are present here.
+ */
+export function faultSpec(b: Infer<typeof faultBody>, now: number): FaultSpec {
+  const target = { token: b.token!, ...(b.specificChain !== undefined ? { specificChain: b.specificChain } : {}) };
   switch (b.kind) {
     case 'priceStale': return { kind: 'priceStale', ...target, at: b.at !== undefined ? Date.parse(b.at) : now };
-    case 'constraintFail': return { kind: 'constraintFail', ...target, metric: b.metric };
-    case 'rateLimit': return { kind: 'rateLimit', path: b.path, remaining: b.count ?? null, retryAfter: b.retryAfter ?? 60 };
-    case 'latency': return { kind: 'latency', path: b.path, ms: b.ms };
+    case 'constraintFail': return { kind: 'constraintFail', ...target, metric: b.metric! };
+    case 'rateLimit': return { kind: 'rateLimit', path: b.path!, remaining: b.count ?? null, retryAfter: b.retryAfter ?? 60 };
+    case 'latency': return { kind: 'latency', path: b.path!, ms: b.ms! };
     default: return { kind: b.kind, ...target };
   }
 }
