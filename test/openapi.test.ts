@@ -19,7 +19,7 @@ import { runScenario } from '../src/harness/runner.js';
 import { loadScenario } from '../src/harness/schema.js';
 import { targetResponse, type Target } from '../src/harness/targets.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from './helpers/server.js';
-import { checkAnswer, checkedInProcessTarget, responseViolations } from './helpers/answers.js';
+import { checkAnswer, responseViolations } from './helpers/answers.js';
 
 const ROOT = join(import.meta.dirname, '..');
 type Doc = { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> }; tags: { name: string }[]; [k: string]: any };

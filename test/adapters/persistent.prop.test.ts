@@ -75,7 +75,7 @@ describe('IdMap', () => {
       snaps.forEach((s, i) => {
         expect(mismatches(new IdMap(new Generation(), s.rows.keyAt, s.frozen), s.model, s.rows, probes), `snapshot ${i}`).to.deep.equal([]);
       });
-    }), { seed: 20251123, numRuns: budget(40, 2000), endOnFailure: true });
+    }), { seed: 20251123, numRuns: budget(40, 2000, 10), endOnFailure: true });
   });
 
   it('keeps every entry through shard growth and deleted-slot reuse at scale', () => {
@@ -154,6 +154,6 @@ describe('OrdList', () => {
         expect(s.list.last()).to.equal(s.model.length === 0 ? -1 : s.model[s.model.length - 1]);
       }
       expect(list.range(from, to)).to.deep.equal(model.slice(from, to));
-    }), { seed: 20251124, numRuns: budget(40, 2000), endOnFailure: true });
+    }), { seed: 20251124, numRuns: budget(40, 2000, 10), endOnFailure: true });
   });
 });

@@ -1,9 +1,8 @@
-// Test helper: the compsim CLI as a child process (exit code, output, waiting for a line) and a scratch folder.
+// Test helper: the compsim CLI as a child process (exit code, output, waiting for a line).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { ROOT } from '../helpers/paths.js';
 
-export const ROOT = join(import.meta.dirname, '..', '..');
 const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
 
 /** A running `compsim ...` child. */
@@ -41,14 +40,6 @@ export async function runToEnd(args: string[]): Promise<{ code: number | null; s
   const c = compsim(args);
   const code = await c.exited;
   return { code, stdout: c.stdout(), stderr: c.stderr() };
-}
-
-/** A fresh scratch folder under test/artifacts (git-ignored). */
-export function scratch(name: string): string {
-  const dir = join(ROOT, 'test', 'artifacts', name);
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  return dir;
 }
 
 /** Fixed admin key of the served child processes. */

@@ -7,6 +7,7 @@ import { compileScenarioValidators, GENERATED_FILE, SCHEMA_FILE, scenarioValidat
 import { findScenarioFiles } from '../../src/harness/files.js';
 import { VERBS } from '../../src/harness/types.js';
 import * as generated from '../../src/harness/validators.generated.js';
+import { budget } from '../property/budget.js';
 
 const pre = generated as unknown as Record<string, ValidateFunction>;
 const schemaText = readFileSync(SCHEMA_FILE, 'utf8');
@@ -66,8 +67,8 @@ describe('generated scenario validators', () => {
     const step = fc.dictionary(fc.constantFrom(...keys), value, { minKeys: 1, maxKeys: 5 });
     fc.assert(fc.property(step, (s) => {
       for (const verb of VERBS) sameOutcome(`${verb}Step`, s);
-    }), { numRuns: 600, seed: 20261123 });
+    }), { numRuns: budget(600, 6000, 100), seed: 20261123 });
     const doc = fc.record({ seed: value, startTime: value, world: value, actors: value, steps: fc.array(step, { maxLength: 3 }), x: value }, { requiredKeys: ['steps'] });
-    fc.assert(fc.property(doc, (d) => sameOutcome('top', d)), { numRuns: 300, seed: 20261123 });
+    fc.assert(fc.property(doc, (d) => sameOutcome('top', d)), { numRuns: budget(300, 3000, 50), seed: 20261123 });
   });
 });

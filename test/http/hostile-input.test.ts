@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { ROUTES } from '../../src/http/resources/index.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 import { startArena, TOK } from '../helpers/trading.js';
+import { budget } from '../property/budget.js';
 
 const IDS = ['x', '00000000-0000-4000-8000-000000000000', '%E0%A4%A', '..', 'a'.repeat(300), '%00', "1' OR 1=1", 'default-paper-arena'];
 const FIXED_BODIES: unknown[] = [null, [], 'text', 42, true, {}, { name: {} }, { competitionId: 5 }, { user: [], agent: 'x' },
@@ -22,7 +23,7 @@ describe('hostile input sweep over every route', function () {
   after(() => s.close());
 
   it('never answers 5xx, whatever the ids, bodies, queries or keys', async () => {
-    const generated = fc.sample(fc.jsonValue({ maxDepth: 3 }), { seed: 20250101, numRuns: 12 });
+    const generated = fc.sample(fc.jsonValue({ maxDepth: 3 }), { seed: 20250101, numRuns: budget(12, 120, 3) });
     const failures: string[] = [];
     const probe = async (method: string, path: string, body: unknown) => {
       for (const key of [ADMIN_KEY, undefined]) {
@@ -64,7 +65,7 @@ describe('hostile input sweep over every route', function () {
         fromChain: chains, toChain: chains, fromSpecificChain: fc.constantFrom<unknown>(undefined, 'eth', 'nope', 3),
       }, { requiredKeys: [] });
       const failures: string[] = [];
-      for (const body of fc.sample(bodies, { seed: 77, numRuns: 300 })) {
+      for (const body of fc.sample(bodies, { seed: 77, numRuns: budget(300, 3000, 60) })) {
         const before = JSON.stringify(await a.s.world.dump());
         const res = await a.s.call('POST', '/api/trade/execute', { key: a.agents[0]!.apiKey, raw: JSON.stringify(body) });
         if (res.status >= 500) failures.push(`execute ${JSON.stringify(body)} -> ${res.status}`);

@@ -2,10 +2,12 @@
 
 /** True under `npm run test:deep` (mocha is started with the extra `--deep` argument, which mocha ignores). */
 export const DEEP = process.argv.includes('--deep');
+/** True under `npm run test:fast` (the extra `--fast` argument): the same properties, fewer runs. */
+export const FAST = process.argv.includes('--fast');
 
-/** The default-run figure, or the deep-run one. */
-export function budget<T>(normal: T, deep: T): T {
-  return DEEP ? deep : normal;
+/** The default-run figure, the deep-run one, or (given) the fast-lane one. */
+export function budget<T>(normal: T, deep: T, fast: T = normal): T {
+  return DEEP ? deep : FAST ? fast : normal;
 }
 
 /** Seeds of the property runs: fixed, so `npm test` is reproducible (the deep run uses the same seeds, longer). */

@@ -218,7 +218,7 @@ describe('dump, load and restart round trips (property, over the HTTP surface wi
   it('loads any world\'s dump back into a world whose next dump is identical', async () => {
     const r = new Real(null);
     await r.open();
-    await timed(memory, () => check(r, budget(15, 400), 20250811, memory));
+    await timed(memory, () => check(r, budget(15, 400, 4), 20250811, memory));
     memory.requests += r.requests;
   });
 
@@ -227,7 +227,7 @@ describe('dump, load and restart round trips (property, over the HTTP surface wi
     const r = new Real(dir);
     try {
       await r.open();
-      await timed(state, () => check(r, budget(6, 150), 20250812, state));
+      await timed(state, () => check(r, budget(6, 150, 2), 20250812, state));
       state.requests += r.requests;
     } finally {
       await r.close();

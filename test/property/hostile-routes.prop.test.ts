@@ -56,7 +56,7 @@ describe('hostile input over every route of the registry (property)', function (
   after(() => reportFigures([inFig, httpFig]));
 
   it('never answers 5xx, always {success:false, error} on errors, and a rejected request changes nothing (in-process)', async () => {
-    const found = await timed(inFig, async () => fuzzRoutes(await inProcess(), ROUTES, budget(8, 800), SEEDS.hostile, inFig));
+    const found = await timed(inFig, async () => fuzzRoutes(await inProcess(), ROUTES, budget(8, 800, 2), SEEDS.hostile, inFig));
     inFig.findings.push(...found.keys());
     expect(found.size, show(found)).to.equal(0);
   });
@@ -81,7 +81,7 @@ describe('hostile input over every route of the registry (property)', function (
     afterEach(() => s.close());
 
     it('never answers 5xx, always the envelope, and rejected requests change nothing (schema-driven requests)', async () => {
-      const found = await timed(httpFig, () => fuzzRoutes(overHttp(s), ROUTES, budget(2, 60), SEEDS.http, httpFig));
+      const found = await timed(httpFig, () => fuzzRoutes(overHttp(s), ROUTES, budget(2, 60, 1), SEEDS.http, httpFig));
       httpFig.findings.push(...found.keys());
       expect(found.size, show(found)).to.equal(0);
     });

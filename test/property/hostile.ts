@@ -101,7 +101,7 @@ export const HOSTILE_STRINGS: string[] = [
 ];
 
 /** Numbers of every awkward kind (NaN and the infinities travel as strings; JSON has no such numbers). */
-export const HOSTILE_NUMBERS: Json[] = [0, -0, -1, 1, 0.5, -0.000001, 1e-7, 5e-324, 1e308, -1e308, 1.7976931348623157e308, 2 ** 53 + 1, 1e21, 123456789.123456789, 3, 100, 101, 10_000];
+export const HOSTILE_NUMBERS: Json[] = [0, -0, -1, 1, 0.5, -0.000001, 1e-7, 5e-324, 1e308, -1e308, 1.7976931348623157e308, 2 ** 53 + 1, 1e21, 123456789.12345679, 3, 100, 101, 10_000];
 
 function deepNest(depth: number, leaf: Json): Json {
   let v: Json = leaf;

@@ -22,13 +22,13 @@ describe('trading command model (property)', function () {
   after(() => reportFigures([none, upstream]));
 
   it('keeps every invariant after every command with slippage none (value conserved by every trade)', async () => {
-    const r = await timed(none, () => runModel({ seed: SEEDS.model, numRuns: budget(20, 1500), maxCommands: budget(30, 60), slippage: 'none', fig: none }));
+    const r = await timed(none, () => runModel({ seed: SEEDS.model, numRuns: budget(20, 1500, 4), maxCommands: budget(30, 60), slippage: 'none', fig: none }));
     if (r.failed) none.findings.push(r.message!);
     expect(r.failed, explain(r)).to.equal(false);
   });
 
   it('keeps every invariant after every command with upstream slippage (value drops by exactly the recorded slippage)', async () => {
-    const r = await timed(upstream, () => runModel({ seed: SEEDS.upstream, numRuns: budget(12, 1000), maxCommands: budget(30, 60), slippage: 'upstream', fig: upstream }));
+    const r = await timed(upstream, () => runModel({ seed: SEEDS.upstream, numRuns: budget(12, 1000, 3), maxCommands: budget(30, 60), slippage: 'upstream', fig: upstream }));
     if (r.failed) upstream.findings.push(r.message!);
     expect(r.failed, explain(r)).to.equal(false);
   });

@@ -59,7 +59,10 @@ async function source(spoil: (routes: Record<string, Answer>) => void = () => un
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, server, routes, seen, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { url, server, routes, seen, close: () => new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  }) };
 }
 
 /** Output streams that keep what was written. */

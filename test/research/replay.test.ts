@@ -1,40 +1,18 @@
 // compsim replay: input parsing, the plan and its scenario, hand-checked leaderboards and balance histories, in-process against served replays, counterfactuals, report titles, CLI exit codes.
 import { expect } from 'chai';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { checkedInProcessTarget } from '../helpers/answers.js';
 import { parseReplayArgs, replayMain, replayOnce } from '../../src/cli/replay.js';
-import { UsageError } from '../../src/cli/args.js';
 import { toCsv } from '../../src/research/csv.js';
 import { parseBalances, parseTapes, parseTrades, readForkManifest, ReplayInputError } from '../../src/research/replay-input.js';
 import { replayPlan, replayScenario } from '../../src/research/replay-plan.js';
 import { loadReplayPlan, runReplay } from '../../src/research/replay.js';
 import { targetResponse, type Target } from '../../src/harness/targets.js';
-import { ROOT, runToEnd, scratch } from '../harness/child.js';
+import { ROOT, scratch } from '../helpers/paths.js';
+import { inputs, T0 } from '../helpers/replay-inputs.js';
 import { startTestServer, ADMIN_KEY } from '../helpers/server.js';
 import { httpTarget } from '../../src/harness/targets.js';
-
-const T0 = Date.UTC(2025, 5, 2, 12);
-const SOL = 'So11111111111111111111111111111111111111112';
-const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
-
-/** Input files of a small replay whose numbers are worked out by hand in the tests. */
-function inputs(dir: string) {
-  const trades = join(dir, 'trades.csv');
-  writeFileSync(trades, [
-    'timestamp,agent,fromToken,toToken,amount,reason',
-    `2025-06-02T12:30:00Z,Bea,${USDC},${SOL},150,"second, at 150"`,
-    `2025-06-02T12:00:00Z,Al,${USDC},${SOL},500,first`,
-    `2025-06-02T12:40:00Z,Bea,${USDC},${SOL},99999,too big`,
-  ].join('\n'));
-  const tape = join(dir, 'tape.json');
-  writeFileSync(tape, JSON.stringify({ [`svm:${SOL}`]: [['2025-06-02T12:00:00Z', 100], ['2025-06-02T13:00:00Z', 200]] }));
-  const flat = join(dir, 'flat.json');
-  writeFileSync(flat, JSON.stringify({ tapes: { [`svm:${SOL}`]: [[T0, 100]] } }));
-  const balances = join(dir, 'balances.json');
-  writeFileSync(balances, JSON.stringify([{ specificChain: 'svm', tokenSymbol: 'usdc', amount: 1000 }]));
-  return { trades, tape, flat, balances };
-}
 
 describe('compsim replay: inputs', () => {
   it('reads CSV (quoted commas, comments) and JSON trades, sorted by time (stable)', () => {
@@ -175,30 +153,6 @@ describe('compsim replay: runs', function () {
     }
   });
 
-  it('is reproducible, writes its files under its own title, and its scenario runs with compsim run', async () => {
-    const dir = scratch('replay-out');
-    const f = inputs(dir);
-    const out = join(dir, 'out');
-    const base = ['replay', '--trades', relative(ROOT, f.trades), '--prices', relative(ROOT, f.tape), '--balances', relative(ROOT, f.balances), '--seed', '7'];
-    const first = await runToEnd([...base, '--out', relative(ROOT, out)]);
-    expect(first.code, first.stderr).to.equal(0);
-    const hash = /outcome sha256 ([0-9a-f]{64})/.exec(first.stdout)![1]!;
-    expect(first.stdout).to.include('refused trades:');
-    expect((await runToEnd(base)).stdout).to.include(hash);
-    for (const file of ['leaderboards.csv', 'balances.csv', 'trades.csv', 'outcome.json', 'report.html', 'summary.md']) {
-      expect(readFileSync(join(out, file), 'utf8').length, file).to.be.greaterThan(0);
-    }
-    const html = readFileSync(join(out, 'report.html'), 'utf8');
-    expect(html).to.include('<svg');
-    expect(html).to.include(`<title>compsim replay of ${relative(ROOT, f.trades)}</title>`);
-    expect(html).to.not.include('compsim run');
-    expect(html).to.not.include('scenarios passed');
-    expect(readFileSync(join(out, 'summary.md'), 'utf8').split('\n').slice(0, 3)).to.deep.equal([`# compsim replay of ${relative(ROOT, f.trades)}`, '', '## Replay (replay)']);
-    expect(JSON.parse(readFileSync(join(out, 'outcome.json'), 'utf8')).hash).to.equal(hash);
-    const again = await runToEnd(['run', relative(ROOT, join(out, 'replay.scenario.json'))]);
-    expect(again.code, again.stdout).to.equal(0);
-  });
-
   it('compares a counterfactual: slippage none keeps more value than expected slippage; a flat tape removes the gain', async () => {
     const f = inputs(scratch('replay-cf'));
     let stdout = '';
@@ -209,15 +163,5 @@ describe('compsim replay: runs', function () {
     for (const r of without!.final) expect(r.value).to.be.greaterThan(withSlip!.final.find((x) => x.agent === r.agent)!.value);
     const flat = await replayOnce(options(f, 'none', '5m'), tapesOf(f.flat), 'none', 'flat');
     expect(flat.outcome.final.map((r) => r.value)).to.deep.equal([1000, 1000]);
-  });
-
-  it('exits 2 on usage errors and 1 on unreadable input', async () => {
-    expect(() => parseReplayArgs(['--trades', 'x'])).to.throw(UsageError, '--trades and --prices (or --fork) are required');
-    expect(() => parseReplayArgs(['--trades', 'x', '--prices', 'y', '--slippage', 'some'])).to.throw(UsageError, '--slippage must be upstream, expected or none');
-    const usage = await runToEnd(['replay', '--trades', 'x.csv']);
-    expect(usage.code).to.equal(2);
-    const missing = await runToEnd(['replay', '--trades', 'nope.csv', '--prices', 'fixtures/replay/tape.json']);
-    expect(missing.code).to.equal(1);
-    expect(missing.stderr).to.include('compsim replay: cannot read nope.csv');
   });
 });

@@ -192,6 +192,7 @@ describe('created worlds with --state: damaged, missing and copied files', funct
     expect((await s.call('GET', '/api/sim/worlds', { key: SERVER_KEY })).body.worlds.map((x: { id: string }) => x.id)).to.deep.equal(['default']);
     expect(await s.host.sweep()).to.deep.equal([]);
     expect((await s.call('GET', '/api/health')).status).to.equal(200);
+    await s.host.settled();
     expect(notices).to.include(`WARN world w1: its directory ${w('w1')} was already gone; the world is forgotten`);
     expect(notices).to.include(`WARN world w2: its directory ${w('w2')} was already gone; the world is forgotten`);
   });

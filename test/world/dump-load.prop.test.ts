@@ -156,7 +156,7 @@ describe('POST /api/sim/load with randomly broken documents (property)', functio
         const problem = r.bug !== undefined ? (r.bug as Error)?.stack?.split('\n').slice(0, 4).join(' | ') : answerProblem(r.status, r.body);
         expect(problem, `after loading ${what}: ${showRequest(req)} -> ${r.status}`).to.equal(null);
       }
-    }), { seed: SEED, numRuns: budget(400, 5000), endOnFailure: true });
+    }), { seed: SEED, numRuns: budget(400, 5000, 60), endOnFailure: true });
     // Both outcomes must occur, or the property tests nothing.
     expect(accepted).to.be.greaterThan(10);
     expect(refused).to.be.greaterThan(10);

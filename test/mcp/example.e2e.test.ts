@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT } from '../harness/child.js';
+import { ROOT } from '../helpers/paths.js';
 
 describe('examples/mcp-agent.ts', function () {
   this.timeout(180_000);

@@ -6,7 +6,8 @@ import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { mcpMain, parseMcpArgs } from '../../src/cli/mcp.js';
-import { ROOT, runToEnd } from '../harness/child.js';
+import { runToEnd } from '../harness/child.js';
+import { ROOT } from '../helpers/paths.js';
 import { callTool } from '../helpers/mcp.js';
 import { ADMIN_KEY, startTestServer } from '../helpers/server.js';
 

@@ -7,7 +7,7 @@ import { pickShard } from '../../src/cli/shard.js';
 import { renderJunit, xmlEscape } from '../../src/cli/junit.js';
 import { findScenarioFiles } from '../../src/harness/files.js';
 import { parseXml, type XmlElement } from '../helpers/xml.js';
-import { ROOT, scratch } from '../harness/child.js';
+import { ROOT, scratch } from '../helpers/paths.js';
 
 async function runHere(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
