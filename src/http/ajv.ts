@@ -15,9 +15,11 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
  * - `contract-body` / `contract-params`: requests read as the OpenAPI document says (draft 2020-12,
  *   no defaults; parameters coerced, as OpenAPI reads their text);
  * - `document`: world documents before a load (first error only, fast; NaN and infinities are not numbers);
- * - `scenario`: scenario files (strict schema, every error with its data; also compiled ahead of time).
+ * - `scenario`: scenario files (strict schema, every error with its data; also compiled ahead of time);
+ * - `source`: another server's answers as `compsim fork` reads them, against the document's schemas
+ *   (draft 2020-12, first error only: the fork reports one field and stops).
  */
-export type AjvPurpose = 'body' | 'params' | 'response' | 'contract-body' | 'contract-params' | 'document' | 'scenario';
+export type AjvPurpose = 'body' | 'params' | 'response' | 'contract-body' | 'contract-params' | 'document' | 'scenario' | 'source';
 
 const OPTIONS: Record<AjvPurpose, Options> = {
   body: { allErrors: true, coerceTypes: false, useDefaults: true, strict: false, verbose: true },
@@ -27,10 +29,11 @@ const OPTIONS: Record<AjvPurpose, Options> = {
   'contract-params': { allErrors: true, strict: false, coerceTypes: true },
   document: { allErrors: false, strict: false, strictNumbers: true },
   scenario: { allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true },
+  source: { allErrors: false, strict: false },
 };
 
 /** Purposes whose schemas are OpenAPI 3.1 (JSON Schema 2020-12) rather than draft-07. */
-const DRAFT_2020 = new Set<AjvPurpose>(['response', 'contract-body', 'contract-params']);
+const DRAFT_2020 = new Set<AjvPurpose>(['response', 'contract-body', 'contract-params', 'source']);
 
 const rfc3339 = addFormats.get('date-time');
 

@@ -1,14 +1,11 @@
 // The answers `compsim fork` reads, checked with compsim's own response schemas (the ones its OpenAPI document shows), made tolerant of extra fields and requiring what the fork uses.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { createAjv } from '../http/ajv.js';
 import {
   competitionsAgentsResponses, competitionsGetResponses, competitionsLeaderboardResponses, competitionsRulesResponses, competitionsTimelineResponses,
   competitionsTradesResponses,
 } from '../http/resources/competitions/response.js';
 import { COMPONENTS } from '../http/resources/shared/response.js';
-
-// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
 
 type Schema = Record<string, unknown>;
 
@@ -101,12 +98,7 @@ function message(e: ErrorObject): string {
 /** Validators of the answers the fork reads: each returns the first problem, naming the field, or null. */
 export class AnswerChecks {
   private readonly compiled = new Map<ForkAnswer, ValidateFunction>();
-  private readonly ajv: Ajv;
-
-  constructor() {
-    this.ajv = new Ajv({ allErrors: false, strict: false });
-    addFormats(this.ajv);
-  }
+  private readonly ajv: Ajv = createAjv('source');
 
   /** The check of answer `kind`, compiled on first use. */
   check(kind: ForkAnswer): (body: Record<string, unknown>) => string | null {

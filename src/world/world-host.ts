@@ -15,8 +15,6 @@ import { createWorld, storedProblem, type World } from './world.js';
 import { beginCreation, completeCreation, keyHash, moveAside, saveNextId, WORLDS_SUBDIR, type WorldFile } from './world-dirs.js';
 import { recoverWorlds, type DamagedWorld } from './world-recovery.js';
 
-export { WORLDS_SUBDIR, worldOfFailure } from './world-dirs.js';
-
 /** Worlds a server holds besides the default one unless told otherwise (`compsim serve --max-worlds`). */
 export const DEFAULT_MAX_WORLDS = 64;
 
