@@ -1,4 +1,5 @@
 // `compsim fork`'s price tape: exact prices from each recorded trade, and at every snapshot instant the prices that make each agent's rebuilt holdings worth its recorded portfolio value.
+import { interpolate } from '../adapters/prices/feeds.js';
 import type { Tapes } from './replay-input.js';
 
 /** One recorded trade as the source lists it (times in epoch ms). */
@@ -147,24 +148,6 @@ export function pivotedSolve(a: readonly (readonly number[])[], b: readonly numb
   return { x, determined };
 }
 
-/** Linear interpolation on sorted points, clamped at the ends (as the tape feed prices). */
-function at(points: readonly [number, number][], t: number): number | undefined {
-  if (points.length === 0) return undefined;
-  if (t <= points[0]![0]) return points[0]![1];
-  const last = points[points.length - 1]!;
-  if (t >= last[0]) return last[1];
-  let lo = 0;
-  let hi = points.length - 1;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (points[mid]![0] <= t) lo = mid;
-    else hi = mid;
-  }
-  const [t0, p0] = points[lo]!;
-  const [t1, p1] = points[hi]!;
-  return p0 + ((p1 - p0) * (t - t0)) / (t1 - t0);
-}
-
 /** The catalogue's view of every token a derivation meets, and the ones it does not know. */
 class Tokens {
   readonly unknown = new Set<string>();
@@ -272,7 +255,7 @@ function solveInstant(s: Solving, holdings: Holdings, T: number, values: Readonl
   // Known prices at T (market prices of trades at T; at the closing instant, whose trades came
   // before the snapshot, their fill prices too), and the starting guess of the others.
   const fixed = tokens.map((f) => market.get(f.key)?.get(T) ?? (closing ? fills.get(f.key)?.get(T) : undefined));
-  const guess = tokens.map((f, j) => fixed[j] ?? s.last.get(f.key) ?? at(marketSorted.get(f.key) ?? [], T) ?? at(fillsSorted.get(f.key) ?? [], T) ?? f.defaultPrice ?? 1);
+  const guess = tokens.map((f, j) => fixed[j] ?? s.last.get(f.key) ?? interpolate(marketSorted.get(f.key) ?? [], T) ?? interpolate(fillsSorted.get(f.key) ?? [], T) ?? f.defaultPrice ?? 1);
   const free = tokens.map((_, j) => j).filter((j) => fixed[j] === undefined);
   const work = agents.length * free.length * Math.min(agents.length, free.length);
   const solve = free.length > 0 && s.stats.work + work <= SOLVE_BUDGET;

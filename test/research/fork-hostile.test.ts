@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { forkMain } from '../../src/cli/fork.js';
 import type { ForkIo } from '../../src/research/fork-fetch.js';
 import { parseTrades } from '../../src/research/replay-input.js';
+import { fakeIo } from '../helpers/fork-io.js';
 
 const COMP = 'c0ffee00-0000-4000-8000-000000000001';
 const KEY = '0123456789abcdef_fedcba9876543210';
@@ -71,15 +72,8 @@ const sink = () => {
   return out;
 };
 
-/** Real fetch, a fake clock: waits pass at once and are recorded. */
-function fakeIo(): ForkIo & { sleeps: number[] } {
-  const clock = { t: Date.UTC(2026, 0, 1) };
-  const sleeps: number[] = [];
-  return { sleeps, fetch: (i, init) => fetch(i, init), now: () => clock.t, sleep: async (ms) => void (sleeps.push(ms), (clock.t += ms)) };
-}
-
 /** Runs `compsim fork` against `src` into a fresh directory under a fresh parent. */
-async function fork(src: Source, extra: string[] = [], io = fakeIo()) {
+async function fork(src: Source, extra: string[] = [], io: ForkIo & { sleeps: number[] } = fakeIo()) {
   const parent = mkdtempSync(join(tmpdir(), 'compsim-fork-hostile-'));
   const out = join(parent, 'out');
   const stdout = sink();

@@ -16,6 +16,7 @@ import { httpTarget } from '../../src/harness/targets.js';
 import type { ScenarioDoc, Step } from '../../src/harness/types.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 import { createWorld } from '../../src/world/world.js';
+import { fakeIo } from '../helpers/fork-io.js';
 
 const SOL = 'So11111111111111111111111111111111111111112';
 const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
@@ -33,19 +34,6 @@ const USDC_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 function sink(isTTY = false) {
   const out = { text: '', isTTY, write(s: string) { out.text += s; return true; } };
   return out;
-}
-
-/** A fake clock: `sleep` moves it and records the wait; fetch is the given one. */
-function fakeIo(f: typeof fetch = (i, init) => fetch(i, init)): ForkIo & { sleeps: number[]; clock: { t: number } } {
-  const clock = { t: Date.UTC(2026, 0, 1) };
-  const sleeps: number[] = [];
-  return {
-    clock, sleeps, fetch: f, now: () => clock.t,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-      clock.t += ms;
-    },
-  };
 }
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'compsim-fork-test-'));
