@@ -7,8 +7,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 const ROOT = join(import.meta.dirname, '..');
 /** Modules whose import means starting processes or a browser. */
 const STARTERS = new Set(['node:child_process', 'child_process', 'playwright-core']);
-/** Commands that start worker threads: compsim sweep (one per core by default) and run with more than one worker. */
-const POOLS = /\bsweepMain\(|'--workers', '[2-9]/;
+/** What starts worker threads: the pool itself, compsim sweep (one per core by default) and run with more than one worker. */
+const POOLS = /\brunPool\(|\bsweepMain\(|'--workers', '[2-9]/;
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {

@@ -32,7 +32,10 @@ describe('hostile input sweep over every route', function () {
         else if (res.status >= 400) expect(res.body.success, `${method} ${path}`).to.equal(false);
       }
     };
-    for (const route of ROUTES) {
+    // The fast lane probes every third route of the table (npm test probes them all).
+    const stride = budget(1, 1, 3);
+    for (const [i, route] of ROUTES.entries()) {
+      if (i % stride !== 0) continue;
       const hasBody = route.method === 'POST' || route.method === 'PUT';
       // Every odd id with an empty body, then every odd body with a well-formed id.
       if (route.path.includes('{')) for (const id of IDS) await probe(route.method, fill(route.path, id), hasBody ? {} : undefined);
