@@ -52,7 +52,7 @@ export function parseMcpArgs(argv: readonly string[]): McpArgs {
 }
 
 /** Where the tools' requests go, with which keys, and a line saying so. */
-interface Backend { send: Send; agentKey: string; adminKey: string | null; about: string }
+interface Backend { send: Send; agentKey: string; adminKey: string | null; apiVersion: ApiVersion; about: string }
 
 /** An in-process world from the fixture, acting as one of its agents. */
 async function worldBackend(a: Extract<McpArgs, { mode: 'world' }>): Promise<Backend> {
@@ -68,7 +68,7 @@ async function worldBackend(a: Extract<McpArgs, { mode: 'world' }>): Promise<Bac
   if (!agent) throw new UsageError(`world '${a.world}' has no agent '@${a.agent}' (its agents: ${agents.map((x) => `@${x.handle}`).join(', ')})`);
   const { seed, apiVersion } = world.deps.config;
   return {
-    send: inProcessSend(world), agentKey: agent.apiKey, adminKey: world.adminKey,
+    send: inProcessSend(world), agentKey: agent.apiKey, adminKey: world.adminKey, apiVersion,
     about: `world ${a.world} (seed ${String(seed)}, API version ${apiVersion}) as ${agent.name} (@${agent.handle})`,
   };
 }
@@ -83,7 +83,19 @@ async function urlBackend(a: Extract<McpArgs, { mode: 'url' }>, stderr: NodeJS.W
     else if (probe.status !== 200) stderr.write(`compsim mcp: no sim_* tools: GET /api/sim/clock answered ${probe.status} to the admin key\n`);
     else adminKey = a.adminKey;
   }
-  return { send, agentKey: a.apiKey, adminKey, about: `${a.url}` };
+  const apiVersion = await remoteApiVersion(send, a.apiKey);
+  return { send, agentKey: a.apiKey, adminKey, apiVersion, about: `${a.url} (API version ${apiVersion})` };
+}
+
+/**
+ * The API version a server speaks, for the tools' required arguments: what compsim reports in
+ * `GET /api/health/detailed`; a server that reports none is taken for the hosted service, whose
+ * newest behaviour `2026-08` describes.
+ */
+export async function remoteApiVersion(send: Send, key: string): Promise<ApiVersion> {
+  const answer = await send({ method: 'GET', path: '/api/health/detailed', query: {} }, key).catch(() => null);
+  const reported = (answer?.json as { apiVersion?: unknown } | undefined)?.apiVersion;
+  return API_VERSIONS.find((v) => v === reported) ?? '2026-08';
 }
 
 /** The streams of a run: the protocol on stdin/stdout, messages on stderr. */
@@ -121,7 +133,7 @@ export async function mcpMain(argv: string[], io: McpIo = process): Promise<numb
     return failure('compsim mcp', MCP_USAGE, err, io.stderr);
   }
   const { send, settled } = tracked(backend.send);
-  const server = createMcpServer({ send, agentKey: backend.agentKey, adminKey: backend.adminKey, version: packageVersion() });
+  const server = createMcpServer({ send, agentKey: backend.agentKey, adminKey: backend.adminKey, version: packageVersion(), apiVersion: backend.apiVersion });
   const transport = new StdioServerTransport(io.stdin as NodeJS.ReadStream, io.stdout as NodeJS.WriteStream);
   let stop = () => {};
   // The client closing stdin ends the run, as does a signal or the transport closing (a message over its size bound).
@@ -133,7 +145,7 @@ export async function mcpMain(argv: string[], io: McpIo = process): Promise<numb
   server.onerror = (err) => io.stderr.write(`compsim mcp: ${err.message}\n`);
   try {
     await server.connect(transport);
-    io.stderr.write(`compsim mcp: ${backend.about}; ${buildTools(ROUTES, backend.adminKey !== null).length} tools over stdio\n`);
+    io.stderr.write(`compsim mcp: ${backend.about}; ${buildTools(ROUTES, backend.adminKey !== null, backend.apiVersion).length} tools over stdio\n`);
     await closed;
     await settled();
     await server.close();

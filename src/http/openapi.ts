@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document, built from the route table: operations, parameters, bodies, every documented response (with examples), tags and security schemes.
-import { API_VERSIONS, DEFAULT_API_VERSION, routeAvailable, rule, showRule, VERSION_RULES, type ApiVersion, type CompetitionIdMode, type RuleName } from '../domain/versions.js';
-import { contractSchema, type JSONSchema, type RouteDef } from './route.js';
+import { API_VERSIONS, DEFAULT_API_VERSION, routeAvailable, showRule, VERSION_RULES, type ApiVersion, type RuleName } from '../domain/versions.js';
+import { partContract } from './contract.js';
+import type { JSONSchema, RouteDef } from './route.js';
 import { ROUTES } from './resources/index.js';
 import { COMPONENTS, documentedResponses, STATUS_DESCRIPTIONS } from './responses.js';
 import { AT_LEAST_ONE } from './resources/shared/request.js';
@@ -128,38 +129,6 @@ export function exampleOf(schema: JSONSchema, depth = 0, key = '', within = ''):
     case 'null': return null;
     default: return null;
   }
-}
-
-/** The rules-table row deciding `competitionId` of a route, and the request part that carries it. */
-const COMPETITION_ID_RULES: Record<string, { rule: 'competitionIdExecute' | 'competitionIdQuote' | 'competitionIdBalances' | 'competitionIdTrades' | 'competitionIdPerps'; part: 'query' | 'body' }> = {
-  'trade.execute': { rule: 'competitionIdExecute', part: 'body' },
-  'trade.quote': { rule: 'competitionIdQuote', part: 'query' },
-  'agent.balances': { rule: 'competitionIdBalances', part: 'query' },
-  'agent.trades': { rule: 'competitionIdTrades', part: 'query' },
-  'agent.perps.positions': { rule: 'competitionIdPerps', part: 'query' },
-  'agent.perps.account': { rule: 'competitionIdPerps', part: 'query' },
-};
-
-/**
- * The contract of one request part of `def` in `version`: the route's schema without its
- * handler-checked marks, with `competitionId` required, optional or not read as the version's
- * rules say.
- */
-function partContract(def: RouteDef, part: 'params' | 'query' | 'body', version: ApiVersion): JSONSchema | undefined {
-  const schema = def.schemas?.[part];
-  if (!schema) return undefined;
-  const s = contractSchema(schema);
-  const r = COMPETITION_ID_RULES[def.id];
-  const props = s.properties as Record<string, JSONSchema> | undefined;
-  if (!r || r.part !== part || !props?.competitionId) return s;
-  const mode: CompetitionIdMode = rule(version, r.rule);
-  const required = ((s.required ?? []) as string[]).filter((k) => k !== 'competitionId');
-  if (mode === 'required') return { ...s, required: [...required, 'competitionId'] };
-  if (mode === 'active') {
-    const { competitionId, ...rest } = props;
-    return { ...s, properties: { ...rest, competitionId: { ...competitionId, description: 'Not read in this API version: the active competition is used' } }, required };
-  }
-  return s;
 }
 
 /** Rows of the rules table a route's description states for the document's version: behaviour its schemas cannot show. */

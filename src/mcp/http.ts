@@ -41,7 +41,7 @@ export function mcpHttpHandler(world: HttpWorld, version: string, onBug: (err: u
       if (key === '') return rpcError(res, 401, 'Authentication required: send the agent\'s API key as Authorization: Bearer <key>', { 'www-authenticate': 'Bearer' });
       const profile = await send({ method: 'GET', path: '/api/agent/profile', query: {} }, key);
       if (profile.status !== 200) return rpcError(res, profile.status, messageOf(profile));
-      const server = createMcpServer({ send, agentKey: key, version });
+      const server = createMcpServer({ send, agentKey: key, version, apiVersion: world.deps.config.apiVersion });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();

@@ -4,6 +4,7 @@ import {
   CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema,
   McpError, ReadResourceRequestSchema, type CallToolResult, type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { ApiVersion } from '../http/contract.js';
 import { ROUTES } from '../http/resources/index.js';
 import type { RouteDef } from '../http/route.js';
 import { listedResources, RESOURCE_TEMPLATES, resourceCall, resourceContents } from './resources.js';
@@ -19,6 +20,8 @@ export interface McpServerOptions {
   adminKey?: string | null;
   /** The version the server reports to clients. */
   version: string;
+  /** The API version the tools' arguments follow (which require `competitionId`); default `spec`. */
+  apiVersion?: ApiVersion;
   /** The route table the tools come from (default: compsim's). */
   routes?: readonly RouteDef[];
 }
@@ -65,7 +68,7 @@ export function listedTool(t: ToolDef): Tool {
  */
 export function createMcpServer(o: McpServerOptions): Server {
   const sim = typeof o.adminKey === 'string' && o.adminKey !== '';
-  const tools = buildTools(o.routes ?? ROUTES, sim);
+  const tools = buildTools(o.routes ?? ROUTES, sim, o.apiVersion ?? 'spec');
   const byName = new Map(tools.map((t) => [t.name, t]));
   const keyOf = (t: ToolDef) => (t.key === 'admin' ? o.adminKey! : o.agentKey);
   // The SDK's high-level McpServer takes tool schemas only as zod schemas; these tools' schemas are

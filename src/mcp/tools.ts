@@ -1,6 +1,7 @@
 // The MCP tools: each one a route of the route table, its request schemas merged into the tool's inputSchema, and the tool's arguments split back into a request.
+import { partContract, type ApiVersion } from '../http/contract.js';
 import { deeperThan, MAX_JSON_DEPTH } from '../http/dispatch.js';
-import { contractSchema, type JSONSchema, type RouteDef } from '../http/route.js';
+import type { JSONSchema, RouteDef } from '../http/route.js';
 
 /** Whose key a tool's request carries: the agent's, or the admin (control) key of the sim API. */
 export type ToolKey = 'agent' | 'admin';
@@ -58,24 +59,27 @@ export interface ApiRequest {
 /** A tool call's arguments that cannot form a request (the text is the tool error). */
 export class ToolArgumentError extends Error {}
 
-/** The object schema of one request part (its contract: handler-checked marks removed), or undefined. */
-function partSchema(def: RouteDef, part: Part): { properties: Record<string, JSONSchema>; required: string[] } | undefined {
-  const schema = def.schemas?.[part];
-  if (!schema) return undefined;
-  const s = contractSchema(schema);
+/** The object schema of one request part as `version` reads it (the OpenAPI document's contract), or undefined. */
+function partSchema(def: RouteDef, part: Part, version: ApiVersion): { properties: Record<string, JSONSchema>; required: string[] } | undefined {
+  const s = partContract(def, part, version);
+  if (!s) return undefined;
   if (s.type !== 'object' || (s.properties !== undefined && (typeof s.properties !== 'object' || s.properties === null))) {
     throw new Error(`route ${def.id}: its ${part} schema is not an object schema, so it cannot be a tool's input`);
   }
   return { properties: (s.properties ?? {}) as Record<string, JSONSchema>, required: (s.required ?? []) as string[] };
 }
 
-/** The tool of route `def`, named `name`. Throws when two request parts share an argument name. */
-export function toolOf(name: string, def: RouteDef, key: ToolKey): ToolDef {
+/**
+ * The tool of route `def`, named `name`, with the arguments `version` requires marked so (a
+ * `competitionId` the version requires, or does not read). Throws when two request parts share an
+ * argument name.
+ */
+export function toolOf(name: string, def: RouteDef, key: ToolKey, version: ApiVersion = 'spec'): ToolDef {
   const properties: Record<string, JSONSchema> = {};
   const required: string[] = [];
   const parts = new Map<string, Part>();
   for (const part of PARTS) {
-    const s = partSchema(def, part);
+    const s = partSchema(def, part, version);
     if (!s) continue;
     for (const [prop, schema] of Object.entries(s.properties)) {
       if (parts.has(prop)) throw new Error(`route ${def.id}: '${prop}' is in both its ${parts.get(prop)} and its ${part}, so one tool argument cannot stand for it`);
@@ -96,13 +100,13 @@ export function toolOf(name: string, def: RouteDef, key: ToolKey): ToolDef {
   };
 }
 
-/** Every tool of {@link TOOL_ROUTES} found in `routes`, sim tools only when `sim` is true. */
-export function buildTools(routes: readonly RouteDef[], sim: boolean): ToolDef[] {
+/** Every tool of {@link TOOL_ROUTES} found in `routes` as `version` reads them, sim tools only when `sim` is true. */
+export function buildTools(routes: readonly RouteDef[], sim: boolean, version: ApiVersion = 'spec'): ToolDef[] {
   const byId = new Map(routes.map((r) => [r.id, r]));
   return TOOL_ROUTES.filter((t) => sim || t.key !== 'admin').map((t) => {
     const def = byId.get(t.route);
     if (!def) throw new Error(`tool ${t.name}: route ${t.route} is not in the route table`);
-    return toolOf(t.name, def, t.key);
+    return toolOf(t.name, def, t.key, version);
   });
 }
 

@@ -69,6 +69,21 @@ describe('compsim serve --mcp (Streamable HTTP at /mcp)', function () {
     }
   });
 
+  it('lists the tools as the served API version reads them (2026-08: execute_trade requires competitionId)', async () => {
+    const s = await serveDemo(['--mcp', '--api-version', '2026-08']);
+    try {
+      const max = await connect(s.url, s.keys.momentum_max!);
+      try {
+        const trade = (await max.listTools()).tools.find((t) => t.name === 'execute_trade')!;
+        expect(trade.inputSchema.required).to.include('competitionId');
+      } finally {
+        await max.close();
+      }
+    } finally {
+      await s.stop();
+    }
+  });
+
   it('refuses a request without a key, with a key that is not an agent\'s, and any method but POST', async () => {
     const s = await serveDemo(['--mcp']);
     try {

@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { remoteApiVersion } from '../../src/cli/mcp.js';
 import { inProcessSend, remoteSend, type Send } from '../../src/mcp/send.js';
 import type { ApiRequest } from '../../src/mcp/tools.js';
 import type { WorldFixture } from '../../src/world/fixture.js';
@@ -100,5 +101,20 @@ describe('MCP server against a running server (--url)', function () {
     } finally {
       await session.close();
     }
+  });
+
+  it('takes the tools\' API version from the server: what compsim reports, else the hosted service\'s newest (2026-08)', async () => {
+    const key = s.world.fixture.agents[0]!.apiKey;
+    expect(await remoteApiVersion(remoteSend(s.url), key)).to.equal('spec');
+    const v2025 = await startTestServer({ fixture: DEMO, admin: { ...DEMO.admin, apiKey: ADMIN_KEY }, apiVersion: '2025-10' });
+    try {
+      expect(await remoteApiVersion(remoteSend(v2025.url), key)).to.equal('2025-10');
+    } finally {
+      await v2025.close();
+    }
+    const notCompsim: Send = async () => ({ status: 200, text: '{"status":"ok"}', json: { status: 'ok' } });
+    expect(await remoteApiVersion(notCompsim, key)).to.equal('2026-08');
+    const unreachable: Send = () => Promise.reject(new Error('connect ECONNREFUSED'));
+    expect(await remoteApiVersion(unreachable, key)).to.equal('2026-08');
   });
 });

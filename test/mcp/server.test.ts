@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ROUTES } from '../../src/http/resources/index.js';
-import { contractSchema, type JSONSchema } from '../../src/http/route.js';
+import type { JSONSchema } from '../../src/http/route.js';
+import { partContract } from '../../src/http/contract.js';
 import { TOOL_ROUTES } from '../../src/mcp/tools.js';
 import type { WorldFixture } from '../../src/world/fixture.js';
 import { createWorld, type World } from '../../src/world/world.js';
@@ -40,16 +41,16 @@ describe('MCP server (in-memory transport, demo world)', function () {
     expect(tools.map((t) => t.name)).to.deep.equal([...AGENT_TOOLS, ...SIM_TOOLS]);
   });
 
-  it('gives each tool its route\'s request schemas as inputSchema and its summary as description', async () => {
+  it('gives each tool its route\'s request contract (as the OpenAPI document of the version shows it) as inputSchema and its summary as description', async () => {
     const { tools } = await s.client.listTools();
     for (const t of tools) {
       const def = ROUTES.find((r) => r.id === TOOL_ROUTES.find((x) => x.name === t.name)!.route)!;
       const expected: Record<string, JSONSchema> = {};
       const required: string[] = [];
       for (const part of ['params', 'query', 'body'] as const) {
-        const schema = def.schemas?.[part];
-        if (!schema) continue;
-        const c = contractSchema(schema);
+        // The contract the OpenAPI document shows for the world's version (the demo world speaks spec).
+        const c = partContract(def, part, 'spec');
+        if (!c) continue;
         Object.assign(expected, c.properties);
         required.push(...(part === 'params' ? Object.keys(c.properties as object) : (c.required as string[])));
       }

@@ -70,4 +70,16 @@ describe('MCP tools', () => {
     expect(buildTools(ROUTES, false).every((t) => t.key === 'agent')).to.equal(true);
     expect(() => buildTools(ROUTES.filter((r) => r.id !== 'trade.execute'), false)).to.throw('tool execute_trade: route trade.execute is not in the route table');
   });
+
+  it('marks competitionId as each API version reads it: required, optional, or not read', () => {
+    const tool = (version: 'spec' | '2026-08' | '2025-10', name: string) => buildTools(ROUTES, false, version).find((t) => t.name === name)!.inputSchema;
+    expect(tool('spec', 'execute_trade').required).to.not.include('competitionId');
+    expect(tool('2026-08', 'execute_trade').required).to.include('competitionId');
+    expect(tool('2026-08', 'get_quote').required).to.include('competitionId');
+    expect(tool('spec', 'get_balances').required).to.deep.equal(['competitionId']);
+    expect(tool('2025-10', 'get_balances').required ?? []).to.not.include('competitionId');
+    expect(tool('2025-10', 'execute_trade').properties.competitionId).to.deep.include({ description: 'Not read in this API version: the active competition is used' });
+    // The default is the spec's reading.
+    expect(buildTools(ROUTES, false).find((t) => t.name === 'execute_trade')!.inputSchema).to.deep.equal(tool('spec', 'execute_trade'));
+  });
 });
