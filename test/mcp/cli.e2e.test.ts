@@ -68,7 +68,7 @@ describe('compsim mcp', function () {
       try {
         expect((await withSim.client.listTools()).tools.map((t) => t.name)).to.include('sim_advance').and.have.length(19);
         expect((await callTool(withSim.client, 'get_profile')).json.agent.handle).to.equal('solo');
-        expect(withSim.stderr()).to.include(`compsim mcp: ${s.url}; 19 tools over stdio`);
+        expect(withSim.stderr()).to.include(`compsim mcp: ${s.url} (API version spec); 19 tools over stdio`);
       } finally {
         await withSim.client.close();
       }
