@@ -1,4 +1,5 @@
 // How the MCP server's requests reach an API: in process through the server's own request path, or over HTTP with fetch.
+import { cappedText } from '../http/capped-text.js';
 import { createDoor } from '../http/adapters/door.js';
 import { ROUTES } from '../http/resources/index.js';
 import type { HttpWorld, RouteDef } from '../http/route.js';
@@ -43,21 +44,9 @@ export interface RemoteOptions {
 
 /** The text of `res`, read up to `max` bytes; a longer answer rejects (its body is cancelled). */
 async function boundedText(res: Response, max: number): Promise<string> {
-  if (!res.body) return '';
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw new Error(`the answer is larger than ${max} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const text = await cappedText(res, max);
+  if (text === null) throw new Error(`the answer is larger than ${max} bytes`);
+  return text;
 }
 
 /** Requests sent with fetch to the API at `baseUrl` (a compsim server, a world's base URL or the hosted service). */

@@ -1,6 +1,7 @@
 // `compsim fork`'s reader: GET requests to an untrusted source with a page cache on disk, a size cap per answer, an overall deadline, a concurrency cap, a request rate limit, Retry-After, and redirects followed only within the source unless allowed.
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cappedText } from '../http/capped-text.js';
 
 /** What the reader needs from the outside world; tests pass a fake clock and fetch. */
 export interface ForkIo {
@@ -249,22 +250,9 @@ export class SourceReader {
       await res.body?.cancel().catch(() => undefined);
       throw refuse(mb(declared));
     }
-    if (!res.body) return '';
-    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    let size = 0;
-    let text = '';
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > max) {
-        await reader.cancel().catch(() => undefined);
-        throw refuse(`over ${mb(max)}`);
-      }
-      text += decoder.decode(value, { stream: true });
-    }
-    return text + decoder.decode();
+    const text = await cappedText(res, max);
+    if (text === null) throw refuse(`over ${mb(max)}`);
+    return text;
   }
 }
 
