@@ -1,8 +1,8 @@
 // `compsim sweep`: arguments, progress and the printed summary; the sweep itself (runs on the worker pool, statistics, files, merge) is src/research/sweep*.ts.
 import { mergeSweeps } from '../research/sweep-merge.js';
 import { checkRunCount, parseSeeds, parseVary, SweepInputError, type Vary } from '../research/sweep-input.js';
-import { summarise, type SweepData } from '../research/sweep-stats.js';
-import { runSweep, writeSweep, type SweepShard } from '../research/sweep.js';
+import { type SweepData } from '../research/sweep-stats.js';
+import { runSweep, writeSweep, type SweepShard, type WrittenSweep } from '../research/sweep.js';
 import { failure, parseFlags, str, UsageError } from './args.js';
 import type { OutputStream } from './run-output.js';
 import { printable } from './fork.js';
@@ -95,14 +95,13 @@ export async function sweepCommand(args: SweepArgs, out: OutputStream): Promise<
 }
 
 /** Prints the outcome and the files; exit 1 when a run stopped early. */
-function report(data: SweepData, written: string[], out: OutputStream): number {
+function report(data: SweepData, written: WrittenSweep, out: OutputStream): number {
   const failed = [data.base, ...data.runs].filter((r) => !r.ok);
   if (!data.base.ok) out.write(`the base run stopped early: ${data.base.failure}\n`);
   for (const r of failed.filter((x) => x !== data.base).slice(0, 5)) out.write(`run ${r.run} (seed ${r.seed}) stopped early: ${r.failure}\n`);
   if (failed.length > 5) out.write(`... and ${failed.length - 5} more (runs.csv lists them)\n`);
-  const { taus } = summarise(data);
-  for (const t of taus) out.write(printable(`${t.variant.label} · ${t.competition}: median Kendall tau vs the base ranking ${t.median.toFixed(3)} over ${t.runs} runs\n`));
-  out.write(`${data.runs.length} runs, ${failed.length} stopped early; wrote ${written.join(', ')}\n`);
+  for (const t of written.taus) out.write(printable(`${t.variant.label} · ${t.competition}: median Kendall tau vs the base ranking ${t.median.toFixed(3)} over ${t.runs} runs\n`));
+  out.write(`${data.runs.length} runs, ${failed.length} stopped early; wrote ${written.paths.join(', ')}\n`);
   return failed.length > 0 ? 1 : 0;
 }
 

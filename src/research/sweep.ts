@@ -135,8 +135,11 @@ export interface SweepFile extends SweepData { format: 'compsim-sweep'; version:
 /** The files a sweep writes, in order. */
 export const SWEEP_FILES = ['summary.csv', 'tau.csv', 'runs.csv', 'ranks.csv', 'report.html', 'sweep.json'] as const;
 
-/** Writes every output of `data` into `dir`; returns the paths written. */
-export function writeSweep(dir: string, data: SweepData, shard: SweepShard | null): string[] {
+/** What a written sweep reports: the paths written and the Kendall tau summaries its files hold. */
+export interface WrittenSweep { paths: string[]; taus: ReturnType<typeof summarise>['taus'] }
+
+/** Writes every output of `data` into `dir`; returns the paths written and the tau summaries (computed once). */
+export function writeSweep(dir: string, data: SweepData, shard: SweepShard | null): WrittenSweep {
   mkdirSync(dir, { recursive: true });
   const { agents, taus } = summarise(data);
   const file: SweepFile = { format: 'compsim-sweep', version: 1, ...data, shard, totalRuns: data.seeds.length * variantCount(data.vary) };
@@ -144,8 +147,9 @@ export function writeSweep(dir: string, data: SweepData, shard: SweepShard | nul
     'summary.csv': summaryCsv(data, agents), 'tau.csv': tauCsv(data, taus), 'runs.csv': runsCsv(data), 'ranks.csv': ranksCsv(data),
     'report.html': renderSweepHtml(data, agents, taus), 'sweep.json': `${JSON.stringify(file)}\n`,
   };
-  return SWEEP_FILES.map((name) => {
+  const paths = SWEEP_FILES.map((name) => {
     writeFileSync(join(dir, name), text[name]);
     return join(dir, name);
   });
+  return { paths, taus };
 }
