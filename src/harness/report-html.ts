@@ -1,7 +1,15 @@
 // Self-contained HTML report: per scenario its outcome, an inline SVG chart of portfolio values over virtual time, and the leaderboard.
 import { usd, type CompetitionReport, type RunResult, type ValueSeries } from './report.js';
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** Text escaped for HTML element content and attribute values (every report page uses it). */
+export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = escapeHtml;
+
+/** The style the run and replay report pages share: page, headings, tables, the chart's legend. */
+export const REPORT_CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:960px;color:#222;padding:0 1rem}
+h2{margin-top:2rem;border-bottom:1px solid #ddd} .meta{color:#666;font-size:12px} code{font-size:12px}
+table{border-collapse:collapse;margin:.5rem 0} td,th{border:1px solid #ddd;padding:2px 8px} td.n{text-align:right;font-variant-numeric:tabular-nums}
+.legend{font-size:12px} .sw{display:inline-block;width:10px;height:10px;margin-right:4px}`;
 
 /** Colour of series `i` (golden-angle hues, so neighbours differ). */
 export function seriesColour(i: number): string {
@@ -155,12 +163,9 @@ ${failure}${comps}${problems ? `<ul class="problems">${problems}</ul>` : ''}</se
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>compsim run</title>
 <style>
-body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:960px;color:#222;padding:0 1rem}
-h2{margin-top:2rem;border-bottom:1px solid #ddd} .ok h2{color:#1a7f37} .bad h2{color:#c62828}
-.meta{color:#666;font-size:12px} code{font-size:12px}
+${REPORT_CSS}
+.ok h2{color:#1a7f37} .bad h2{color:#c62828}
 pre{background:#f6f8fa;padding:.6rem;overflow:auto;font-size:12px} .diff .del{color:#c62828} .diff .ins{color:#1a7f37}
-table{border-collapse:collapse;margin:.5rem 0} td,th{border:1px solid #ddd;padding:2px 8px} td.n{text-align:right;font-variant-numeric:tabular-nums}
-.legend{font-size:12px} .sw{display:inline-block;width:10px;height:10px;margin-right:4px}
 .fail{border-left:4px solid #c62828;padding-left:.8rem} small{color:#777;font-weight:normal}
 </style></head><body>
 <h1>compsim run</h1>

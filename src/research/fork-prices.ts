@@ -1,5 +1,6 @@
 // `compsim fork`'s price tape: exact prices from each recorded trade, and at every snapshot instant the prices that make each agent's rebuilt holdings worth its recorded portfolio value.
 import { interpolate } from '../adapters/prices/feeds.js';
+import { addressFamily } from '../adapters/prices/catalogue.js';
 import type { Tapes } from './replay-input.js';
 
 /** One recorded trade as the source lists it (times in epoch ms). */
@@ -73,9 +74,6 @@ export function fromPrice(t: SourceTrade): number {
 export function toPrice(t: SourceTrade): number {
   return t.tradeAmountUsd / t.toAmount;
 }
-
-/** Lower-cases EVM addresses (a balance row matches them case-insensitively). */
-export const addressKey = (a: string) => (a.startsWith('0x') ? a.toLowerCase() : a);
 
 /** One balance row of an agent, as the server keeps it: the address, the chain it is priced on, the amount. */
 interface Row { address: string; chain: string; amount: number }
@@ -155,7 +153,7 @@ class Tokens {
   facts(address: string, chain: string): TokenFacts {
     const f = this.lookup(address, chain);
     if (f) return f;
-    const k = `${chain}:${addressKey(address)}`;
+    const k = `${chain}:${addressFamily(address)}`;
     this.unknown.add(k);
     return { key: k, defaultPrice: null, kind: 'unknown' };
   }
@@ -194,20 +192,20 @@ class Holdings {
     for (const id of agents) this.rows.set(id, this.fresh());
   }
   private fresh(): Map<string, Row> {
-    return new Map(this.start.map((r) => [addressKey(r.address), { ...r }]));
+    return new Map(this.start.map((r) => [addressFamily(r.address), { ...r }]));
   }
   apply(t: SourceTrade): void {
     let rows = this.rows.get(t.agentId);
     if (!rows) this.rows.set(t.agentId, (rows = this.fresh()));
-    const from = rows.get(addressKey(t.fromToken));
+    const from = rows.get(addressFamily(t.fromToken));
     if (from) from.amount = from.amount - t.fromAmount;
-    else rows.set(addressKey(t.fromToken), { address: t.fromToken, chain: t.fromSpecificChain, amount: -t.fromAmount });
+    else rows.set(addressFamily(t.fromToken), { address: t.fromToken, chain: t.fromSpecificChain, amount: -t.fromAmount });
     if (t.toAmount > 0) {
-      const to = rows.get(addressKey(t.toToken));
+      const to = rows.get(addressFamily(t.toToken));
       if (to) {
         to.amount = to.amount + t.toAmount;
         to.chain = t.toSpecificChain;
-      } else rows.set(addressKey(t.toToken), { address: t.toToken, chain: t.toSpecificChain, amount: t.toAmount });
+      } else rows.set(addressFamily(t.toToken), { address: t.toToken, chain: t.toSpecificChain, amount: t.toAmount });
     }
   }
 }

@@ -1,5 +1,6 @@
 // A replay's outcome: every trade's result, each agent's balance history and the ranking at every snapshot, read from the answers a run gave, and its hash.
 import { createHash, type Hash } from 'node:crypto';
+import { addressFamily } from '../adapters/prices/catalogue.js';
 import type { TargetResponse } from '../harness/targets.js';
 import { actorOf, type ReplayPlan, type ReplayScenario } from './replay-plan.js';
 import type { ReplayTrade } from './replay-input.js';
@@ -122,16 +123,15 @@ export class ReplayRecorder implements ReplayAnswers {
 /** Per-trade outcomes and balance histories from the answers. */
 function tradesAndBalances(plan: ReplayPlan, answers: ReplayAnswers): { trades: TradeOutcome[]; balances: BalanceChange[] } {
   const holdings = new Map<string, Map<string, { symbol: string; amount: number }>>();
-  const keyOf = (token: string) => (token.startsWith('0x') ? token.toLowerCase() : token);
   plan.agents.forEach((name, i) => {
     const rows = (answers.balances(i)?.body?.balances ?? []) as { tokenAddress: string; symbol: string; amount: number }[];
-    holdings.set(name, new Map(rows.map((r) => [keyOf(r.tokenAddress), { symbol: r.symbol, amount: r.amount }])));
+    holdings.set(name, new Map(rows.map((r) => [addressFamily(r.tokenAddress), { symbol: r.symbol, amount: r.amount }])));
   });
   const trades = new Array<TradeOutcome>(plan.trades.length);
   const balances: BalanceChange[] = [];
   const move = (trade: ReplayTrade, token: string, symbol: string, change: number) => {
     const held = holdings.get(trade.agent)!;
-    const key = keyOf(token);
+    const key = addressFamily(token);
     let row = held.get(key);
     if (!row) held.set(key, (row = { symbol, amount: 0 }));
     row.amount += change;

@@ -1,5 +1,5 @@
 // A replay's report, titled as a replay of its source under the source competition's name: the HTML page (portfolio values over time, final ranking) and the Markdown summary.
-import { legendTable, valueChart } from '../harness/report-html.js';
+import { escapeHtml, legendTable, REPORT_CSS, valueChart } from '../harness/report-html.js';
 import { thin, usd, type ValueSeries } from '../harness/report.js';
 import type { ReplayOutcome, SnapshotRow } from './replay-outcome.js';
 import type { ReplayPlan } from './replay-plan.js';
@@ -19,7 +19,7 @@ export interface ReplayReportData {
   agentIds: readonly (string | undefined)[];
 }
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = escapeHtml;
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -58,10 +58,7 @@ export function renderReplayHtml(d: ReplayReportData): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(replayTitle(d))}</title>
 <style>
-body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:960px;color:#222;padding:0 1rem}
-h2{margin-top:2rem;border-bottom:1px solid #ddd} .meta{color:#666;font-size:12px} code{font-size:12px}
-table{border-collapse:collapse;margin:.5rem 0} td,th{border:1px solid #ddd;padding:2px 8px} td.n{text-align:right;font-variant-numeric:tabular-nums}
-.legend{font-size:12px} .sw{display:inline-block;width:10px;height:10px;margin-right:4px}
+${REPORT_CSS}
 </style></head><body>
 <h1>${esc(replayTitle(d))}</h1>
 <h2>${esc(d.plan.name)} <small>(${esc(d.label)})</small></h2>

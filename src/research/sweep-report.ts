@@ -1,9 +1,9 @@
 // Self-contained HTML report of a sweep: the tau table and each variant's tau distribution (histograms), then per variant and competition rank and PnL box plots (inline SVG).
-import { niceTicks, valueLabel } from '../harness/report-html.js';
+import { escapeHtml, niceTicks, valueLabel } from '../harness/report-html.js';
 import { variants } from './sweep-input.js';
 import { fixed, type AgentSummary, type SweepData, type TauSummary } from './sweep-stats.js';
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = escapeHtml;
 
 const W = 760;
 /** Row height per agent: one 11px label per row, so labels never touch. */
