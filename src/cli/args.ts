@@ -194,11 +194,16 @@ const SERVE_OPTIONS = {
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
+/** An `--admin-key` value: an API key's form (16 lower-case hex, "_", 16 lower-case hex). */
+export function adminKeyValue(key: string): string {
+  if (!/^[0-9a-f]{16}_[0-9a-f]{16}$/.test(key)) throw new UsageError('--admin-key must be 16 lower-case hex, "_", 16 lower-case hex');
+  return key;
+}
+
 /** Parses the arguments after `serve`. */
 export function parseServeArgs(argv: readonly string[]): ServeArgs {
   const { values: v } = parseFlags(argv, SERVE_OPTIONS);
-  const key = v['admin-key'];
-  if (key !== undefined && !/^[0-9a-f]{16}_[0-9a-f]{16}$/.test(key)) throw new UsageError('--admin-key must be 16 lower-case hex, "_", 16 lower-case hex');
+  const key = opt(v['admin-key'], adminKeyValue);
   const signer = v['inference-signer']?.find((s) => !/^0x[0-9a-fA-F]{40}$/.test(s));
   if (signer !== undefined) throw new UsageError(`--inference-signer must be an address (0x + 40 hex), got '${signer}'`);
   const mb = v['state-compact-mb'];

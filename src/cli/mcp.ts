@@ -6,7 +6,7 @@ import { inProcessSend, remoteSend, type Send } from '../mcp/send.js';
 import { buildTools } from '../mcp/tools.js';
 import { ROUTES } from '../http/resources/index.js';
 import { createWorld, packageVersion } from '../world/world.js';
-import { choice, defined, failure, opt, parseFlags, seedValue, str, urlValue, UsageError } from './args.js';
+import { adminKeyValue, choice, defined, failure, opt, parseFlags, seedValue, str, urlValue, UsageError } from './args.js';
 import { readFixture, resolveWorldFile } from './serve.js';
 
 /** Usage text of `compsim mcp` (`--help`, and after a usage error). */
@@ -39,8 +39,7 @@ export function parseMcpArgs(argv: readonly string[]): McpArgs {
   if ((v.world === undefined) === (v.url === undefined)) throw new UsageError('give either --world (an in-process world) or --url (a running server)');
   if (v.world !== undefined) {
     for (const o of ['url', 'api-key'] as const) if (v[o] !== undefined) throw new UsageError(`--${o} goes with --url, not --world (choose the agent with --agent)`);
-    const key = v['admin-key'];
-    if (key !== undefined && !/^[0-9a-f]{16}_[0-9a-f]{16}$/.test(key)) throw new UsageError('--admin-key must be 16 lower-case hex, "_", 16 lower-case hex');
+    const key = opt(v['admin-key'], adminKeyValue);
     return defined({
       mode: 'world' as const, world: v.world, agent: v.agent?.replace(/^@/, ''), seed: opt(v.seed, seedValue), adminKey: key,
       apiVersion: opt(v['api-version'], (a) => choice('--api-version', a, API_VERSIONS)),
