@@ -8,13 +8,9 @@ import { renderJunit, xmlEscape } from '../../src/cli/junit.js';
 import { findScenarioFiles } from '../../src/harness/files.js';
 import { parseXml, type XmlElement } from '../helpers/xml.js';
 import { ROOT, scratch } from '../helpers/paths.js';
+import { captured } from '../helpers/cli-io.js';
 
-async function runHere(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runMain(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
-  return { code, stdout, stderr };
-}
+const runHere = (args: string[]) => captured(runMain, args);
 
 type Row = { file: string; ok: boolean; hash: string; requests: number };
 const rows = (json: string): Row[] => (JSON.parse(json) as { scenarios: Row[] }).scenarios.map(({ file, ok, hash, requests }) => ({ file, ok, hash, requests }));

@@ -3,13 +3,9 @@ import { expect } from 'chai';
 import { parseRunArgs, runMain } from '../../src/cli/run.js';
 import { UsageError } from '../../src/cli/args.js';
 import { serveSim, SERVE_KEY } from '../harness/child.js';
+import { captured } from '../helpers/cli-io.js';
 
-async function runHere(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runMain(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
-  return { code, stdout, stderr };
-}
+const runHere = (args: string[]) => captured(runMain, args);
 
 const FILES = ['scenarios/simulation/fault-injection.scenario.json', 'scenarios/trading', 'scenarios/competitions/scheduled.scenario.json'];
 const hashes = (r: { scenarios: { file: string; hash: string }[] }) => r.scenarios.map((s) => [s.file, s.hash]);

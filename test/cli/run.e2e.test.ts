@@ -6,16 +6,12 @@ import { join, relative } from 'node:path';
 import { runMain } from '../../src/cli/run.js';
 import { runToEnd, serveSim, SERVE_KEY } from '../harness/child.js';
 import { ROOT, scratch } from '../helpers/paths.js';
+import { captured } from '../helpers/cli-io.js';
 
 const doc = (steps: unknown[]) => JSON.stringify({ seed: 1, startTime: '2025-06-02T12:00:00Z', world: {}, steps });
 
 /** `compsim run` in this process with captured output (same code path as the CLI after argv). */
-async function runHere(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runMain(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
-  return { code, stdout, stderr };
-}
+const runHere = (args: string[]) => captured(runMain, args);
 
 describe('compsim run', function () {
   this.timeout(60_000);

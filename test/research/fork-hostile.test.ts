@@ -9,6 +9,7 @@ import { forkMain } from '../../src/cli/fork.js';
 import type { ForkIo } from '../../src/research/fork-fetch.js';
 import { parseTrades } from '../../src/research/replay-input.js';
 import { fakeIo } from '../helpers/fork-io.js';
+import { textSink } from '../helpers/cli-io.js';
 
 const COMP = 'c0ffee00-0000-4000-8000-000000000001';
 const KEY = '0123456789abcdef_fedcba9876543210';
@@ -66,18 +67,13 @@ async function source(spoil: (routes: Record<string, Answer>) => void = () => un
   }) };
 }
 
-/** Output streams that keep what was written. */
-const sink = () => {
-  const out = { text: '', isTTY: false, write(s: string) { out.text += s; return true; } };
-  return out;
-};
 
 /** Runs `compsim fork` against `src` into a fresh directory under a fresh parent. */
 async function fork(src: Source, extra: string[] = [], io: ForkIo & { sleeps: number[] } = fakeIo()) {
   const parent = mkdtempSync(join(tmpdir(), 'compsim-fork-hostile-'));
   const out = join(parent, 'out');
-  const stdout = sink();
-  const stderr = sink();
+  const stdout = textSink();
+  const stderr = textSink();
   const code = await forkMain(['--from', src.url, '--competition', COMP, '--out', out, '--api-key', KEY, '--concurrency', '1', ...extra], { stdout, stderr }, io);
   return { code, stdout: stdout.text, stderr: stderr.text, parent, out, io };
 }
@@ -293,8 +289,8 @@ describe('compsim fork against a hostile source', function () {
 
     it('refuses a bad --deadline or --max-answer-mb (exit 2)', async () => {
       const bad = async (argv: string[]) => {
-        const stderr = sink();
-        const code = await forkMain(['--from', 'http://127.0.0.1:9', '--competition', COMP, '--out', 'x', ...argv], { stdout: sink(), stderr }, fakeIo());
+        const stderr = textSink();
+        const code = await forkMain(['--from', 'http://127.0.0.1:9', '--competition', COMP, '--out', 'x', ...argv], { stdout: textSink(), stderr }, fakeIo());
         return [code, stderr.text.split('\n')[0]];
       };
       expect(await bad(['--deadline', 'soon'])).to.deep.equal([2, "compsim fork: --deadline must be a duration such as 30m or 2h, got 'soon'"]);

@@ -17,6 +17,7 @@ import type { ScenarioDoc, Step } from '../../src/harness/types.js';
 import { ADMIN_KEY, startTestServer, type TestServer } from '../helpers/server.js';
 import { createWorld } from '../../src/world/world.js';
 import { fakeIo } from '../helpers/fork-io.js';
+import { textSink } from '../helpers/cli-io.js';
 
 const SOL = 'So11111111111111111111111111111111111111112';
 const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
@@ -30,11 +31,6 @@ const LINK = '0x514910771AF9Ca656af840dff83E8264EcF986CA';
 const WETH_BASE = '0x4200000000000000000000000000000000000006';
 const USDC_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 
-/** Output streams that keep what was written. */
-function sink(isTTY = false) {
-  const out = { text: '', isTTY, write(s: string) { out.text += s; return true; } };
-  return out;
-}
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'compsim-fork-test-'));
 
@@ -104,8 +100,8 @@ async function forkAndReplay(srv: TestServer, comp: string, key: string) {
   const dir = scratch();
   try {
     const io = fakeIo();
-    const err = sink();
-    const code = await forkMain(['--from', srv.url, '--competition', comp, '--out', dir, '--api-key', key], { stdout: sink(), stderr: err }, io);
+    const err = textSink();
+    const code = await forkMain(['--from', srv.url, '--competition', comp, '--out', dir, '--api-key', key], { stdout: textSink(), stderr: err }, io);
     expect(code, err.text).to.equal(0);
     expect(err.text).to.equal('');
     expect(io.sleeps).to.deep.equal([]);
@@ -116,8 +112,8 @@ async function forkAndReplay(srv: TestServer, comp: string, key: string) {
     const files = ['world.json', 'trades.csv', 'prices.json', 'balances.json', 'leaderboard.csv', 'timeline.csv', 'source-trades.csv', 'competition.json', 'fork.json'].filter((f) => existsSync(join(dir, f)));
     const source = await srv.call('GET', `/api/competitions/${comp}/agents`, { query: { limit: '100' } });
     const want = (source.body.agents as { name: string; rank: number; portfolioValue: number }[]).map((a) => ({ agent: a.name, rank: a.rank, value: a.portfolioValue }));
-    const rOut = sink();
-    const rErr = sink();
+    const rOut = textSink();
+    const rErr = textSink();
     expect(await replayMain(['--fork', dir, '--slippage', 'none', '--json'], { stdout: rOut, stderr: rErr }), rErr.text).to.equal(0);
     const [run] = JSON.parse(rOut.text) as { final: { agent: string; rank: number; value: number }[]; trades: { accepted: boolean }[] }[];
     return { manifest, files, want, run: run!, shifts };
@@ -185,7 +181,7 @@ describe('compsim fork', function () {
     const dir = scratch();
     let served: TestServer | undefined;
     try {
-      expect(await forkMain(['--from', srv.url, '--competition', comp, '--out', dir, '--api-key', key], { stdout: sink(), stderr: sink() }, fakeIo())).to.equal(0);
+      expect(await forkMain(['--from', srv.url, '--competition', comp, '--out', dir, '--api-key', key], { stdout: textSink(), stderr: textSink() }, fakeIo())).to.equal(0);
       const fixture = JSON.parse(readFileSync(join(dir, 'world.json'), 'utf8'));
       served = await startTestServer({ fixture });
       const [c] = served.world.fixture.competitions;
@@ -216,11 +212,11 @@ describe('compsim fork', function () {
   it('shows a progress bar on a terminal only', async () => {
     const dirs = [scratch(), scratch()];
     try {
-      const tty = sink(true);
-      expect(await forkMain(['--from', srv.url, '--competition', comp, '--out', dirs[0]!, '--api-key', key], { stdout: sink(), stderr: tty }, fakeIo())).to.equal(0);
+      const tty = textSink(true);
+      expect(await forkMain(['--from', srv.url, '--competition', comp, '--out', dirs[0]!, '--api-key', key], { stdout: textSink(), stderr: tty }, fakeIo())).to.equal(0);
       expect(tty.text).to.match(/\rfork \[#{24}\] 6\/6 answers\n$/);
-      const plain = sink(false);
-      expect(await forkMain(['--from', srv.url, '--competition', comp, '--out', dirs[1]!, '--api-key', key], { stdout: sink(), stderr: plain }, fakeIo())).to.equal(0);
+      const plain = textSink(false);
+      expect(await forkMain(['--from', srv.url, '--competition', comp, '--out', dirs[1]!, '--api-key', key], { stdout: textSink(), stderr: plain }, fakeIo())).to.equal(0);
       expect(plain.text).to.equal('');
     } finally {
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -231,8 +227,8 @@ describe('compsim fork', function () {
     const dir = scratch();
     try {
       const run = async (argv: string[], io = fakeIo()) => {
-        const err = sink();
-        const code = await forkMain(argv, { stdout: sink(), stderr: err }, io);
+        const err = textSink();
+        const code = await forkMain(argv, { stdout: textSink(), stderr: err }, io);
         return { code, err: err.text };
       };
       const badUrl = await run(['--from', 'ftp://example.com', '--competition', comp, '--out', dir]);
@@ -292,8 +288,8 @@ describe('compsim fork', function () {
       });
       const starts: number[] = [];
       const timed: ForkIo = { ...io, fetch: (i, init) => (starts.push(io.clock.t), io.fetch(i, init)) };
-      const err = sink();
-      expect(await forkMain(['--from', srv.url, '--competition', comp, '--out', dir, '--api-key', key, '--rate', '4', '--concurrency', '1'], { stdout: sink(), stderr: err }, timed), err.text).to.equal(0);
+      const err = textSink();
+      expect(await forkMain(['--from', srv.url, '--competition', comp, '--out', dir, '--api-key', key, '--rate', '4', '--concurrency', '1'], { stdout: textSink(), stderr: err }, timed), err.text).to.equal(0);
       expect(io.sleeps).to.include(7000);
       expect(dateWait).to.be.within(2001, 3000);
       expect(io.sleeps).to.include(dateWait);
@@ -319,8 +315,8 @@ describe('compsim fork', function () {
         if (url.endsWith('/timeline?bucket=5')) return tooLarge(10);
         return fetch(input, init);
       });
-      const err = sink();
-      expect(await forkMain(['--from', srv.url, '--competition', comp, '--out', dir, '--api-key', key], { stdout: sink(), stderr: err }, io), err.text).to.equal(0);
+      const err = textSink();
+      expect(await forkMain(['--from', srv.url, '--competition', comp, '--out', dir, '--api-key', key], { stdout: textSink(), stderr: err }, io), err.text).to.equal(0);
       expect(asked).to.deep.equal(['?bucket=1', '?bucket=5', '?bucket=10']);
       const manifest = JSON.parse(readFileSync(join(dir, 'fork.json'), 'utf8'));
       expect(manifest.notExposed).to.deep.include({ field: 'every portfolio snapshot', instead: 'the source caps its timeline: read with bucket=10, the latest snapshot per 10 minutes (the solved prices rest on those instants only)' });
@@ -328,8 +324,8 @@ describe('compsim fork', function () {
       expect(manifest.counts.snapshotInstants).to.equal(13);
       // A suggestion that does not grow the bucket is not followed.
       const stuck = fakeIo(async (input, init) => (String(input).includes('/timeline') ? tooLarge(1) : fetch(input, init)));
-      const err2 = sink();
-      expect(await forkMain(['--from', srv.url, '--competition', comp, '--out', dir, '--api-key', key, '--fresh'], { stdout: sink(), stderr: err2 }, stuck)).to.equal(1);
+      const err2 = textSink();
+      expect(await forkMain(['--from', srv.url, '--competition', comp, '--out', dir, '--api-key', key, '--fresh'], { stdout: textSink(), stderr: err2 }, stuck)).to.equal(1);
       expect(err2.text).to.equal(`compsim fork: GET ${srv.url}/api/competitions/${comp}/timeline?bucket=1 answered 400: Timeline too large: 99999 points in all with bucket=1 (limit 20000). Ask for fewer points with a larger bucket (minutes, up to 1440), e.g. bucket=1\n`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -377,8 +373,8 @@ describe('compsim fork', function () {
           if (String(input).includes('/trades') && ++pages > 2) throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
           return fetch(input, init);
         });
-        const err = sink();
-        expect(await forkMain(args(dir), { stdout: sink(), stderr: err }, cut)).to.equal(1);
+        const err = textSink();
+        expect(await forkMain(args(dir), { stdout: textSink(), stderr: err }, cut)).to.equal(1);
         expect(err.text).to.match(/^compsim fork: cannot reach .*\/trades\?limit=100&offset=200: ECONNRESET\n$/);
         expect(existsSync(join(dir, 'fork.json'))).to.equal(false);
 
@@ -388,8 +384,8 @@ describe('compsim fork', function () {
           asked.push(String(input).slice(big.url.length));
           return fetch(input, init);
         });
-        const out = sink();
-        expect(await forkMain(args(dir), { stdout: out, stderr: sink() }, again)).to.equal(0);
+        const out = textSink();
+        expect(await forkMain(args(dir), { stdout: out, stderr: textSink() }, again)).to.equal(0);
         expect(asked).to.deep.equal([
           `/api/competitions/${bigComp}/trades?limit=100&offset=200`,
           `/api/competitions/${bigComp}/trades?limit=100&offset=300`,
@@ -398,7 +394,7 @@ describe('compsim fork', function () {
         ]);
         expect(out.text).to.contain('4 requests, 5 answers from the cache');
 
-        expect(await forkMain(args(whole), { stdout: sink(), stderr: sink() }, fakeIo())).to.equal(0);
+        expect(await forkMain(args(whole), { stdout: textSink(), stderr: textSink() }, fakeIo())).to.equal(0);
         const manifest = JSON.parse(readFileSync(join(dir, 'fork.json'), 'utf8'));
         const fresh = JSON.parse(readFileSync(join(whole, 'fork.json'), 'utf8'));
         expect(manifest.counts.trades).to.equal(350);
@@ -407,7 +403,7 @@ describe('compsim fork', function () {
 
         // --fresh fetches everything again.
         const all: string[] = [];
-        expect(await forkMain([...args(dir), '--fresh'], { stdout: sink(), stderr: sink() }, fakeIo((i, init) => (all.push(String(i)), fetch(i, init))))).to.equal(0);
+        expect(await forkMain([...args(dir), '--fresh'], { stdout: textSink(), stderr: textSink() }, fakeIo((i, init) => (all.push(String(i)), fetch(i, init))))).to.equal(0);
         expect(all).to.have.length(9);
       } finally {
         rmSync(dir, { recursive: true, force: true });

@@ -6,13 +6,9 @@ import { sweepMain } from '../../src/cli/sweep.js';
 import { MAX_RUNS } from '../../src/research/sweep-input.js';
 import { generate } from '../../scenarios/generators/day-random-walk.js';
 import { ROOT, scratch } from '../helpers/paths.js';
+import { captured } from '../helpers/cli-io.js';
 
-async function sweepHere(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await sweepMain(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
-  return { code, stdout, stderr };
-}
+const sweepHere = (args: string[]) => captured(sweepMain, args);
 
 const OUTPUTS = ['summary.csv', 'tau.csv', 'runs.csv', 'ranks.csv', 'report.html', 'sweep.json'];
 const read = (dir: string) => Object.fromEntries(OUTPUTS.map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
