@@ -227,16 +227,11 @@ export function readForkManifest(dir: string): ForkReplayInputs {
     if (name === '' || basename(name) !== name || name === '.' || name === '..') throw bad(`${field} must name a file inside the directory, got '${name}'`);
     return join(dir, name);
   };
-  const at = (what: string, v: string) => {
-    const ms = Date.parse(v);
-    if (!Number.isFinite(ms)) throw bad(`${what} is not an ISO time: '${v}'`);
-    return ms;
-  };
   if (!Number.isInteger(r.intervalMs) || r.intervalMs < 1000) throw bad(`replay.intervalMs must be an integer >= 1000, got ${r.intervalMs}`);
   if (r.agents !== undefined && (!Array.isArray(r.agents) || r.agents.some((a) => typeof a !== 'string'))) throw bad('replay.agents must be a list of names');
   const out: ForkReplayInputs = {
     trades: inside('files.trades', files.trades), prices: inside('files.prices', files.prices), intervalMs: r.intervalMs,
-    start: at('replay.start', r.start), end: at('replay.end', r.end),
+    start: toMs(r.start, `${path}: replay.start`), end: toMs(r.end, `${path}: replay.end`),
   };
   if (typeof files.balances === 'string') {
     const balances = inside('files.balances', files.balances);

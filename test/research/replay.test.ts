@@ -58,8 +58,11 @@ describe('compsim replay: inputs', () => {
     expect(() => readForkManifest(dir)).to.throw(ReplayInputError, 'replay.intervalMs must be an integer >= 1000, got 5');
     manifest({}, { agents: [1, 2] });
     expect(() => readForkManifest(dir)).to.throw(ReplayInputError, 'replay.agents must be a list of names');
+    manifest({}, { end: 'soon' });
+    expect(() => readForkManifest(dir)).to.throw(ReplayInputError, `${join(dir, 'fork.json')}: replay.end: not a time (ISO 8601 or epoch ms): "soon"`);
     manifest({});
     expect(readForkManifest(dir)).to.deep.include({ trades: join(dir, 'trades.csv'), prices: join(dir, 'prices.json'), intervalMs: 300_000 });
+    expect(readForkManifest(dir)).to.deep.include({ start: Date.parse('2025-06-02T12:00:00.000Z'), end: Date.parse('2025-06-02T14:00:00.000Z') });
   });
 
   it('names a fork manifest too large to read once, with the reason apart from the path', () => {
