@@ -6,7 +6,8 @@ import { dumpOf, readState } from '../adapters/file/recovery.js';
 import { listStateFiles, lockHolder, StateLockedError } from '../adapters/file/state-files.js';
 import { TABLES } from '../domain/tables.js';
 import { StatePersistence, type WorldMeta } from '../world/persistence.js';
-import { scanWorldDirs, type WorldEntry } from '../world/world-dirs.js';
+import type { WorldEntry } from '../world/world-dirs.js';
+import { classifyWorlds, noWorldState } from '../world/world-recovery.js';
 import { bool, failure, parseFlags, str, UsageError } from './args.js';
 
 /** Usage of `compsim state`. */
@@ -33,7 +34,7 @@ export async function openServeState(dir: string, log: StateLogger, compactMb?: 
   return persistence;
 }
 
-/** What one created world's directory holds, read only: its status and, for a readable one, its records. */
+/** A created world as {@link classifyWorlds} finds it, as a row: its status and, for a readable one, its records. */
 function worldStatus(e: WorldEntry) {
   const base = { id: e.id, dir: e.dir };
   if (e.kind === 'deleted') return { ...base, status: 'deleted (removed at the next start)' };
@@ -42,7 +43,7 @@ function worldStatus(e: WorldEntry) {
   try {
     const { state, report } = readState(e.dir, undefined, true);
     if (report.missing) return { ...base, status: 'damaged', reason: report.missing };
-    if (!(state.meta as WorldMeta | null)?.created) return { ...base, status: 'damaged', reason: `${e.dir} holds no world state (its journal and snapshot files are missing)` };
+    if (!(state.meta as WorldMeta | null)?.created) return { ...base, status: 'damaged', reason: noWorldState(e.dir) };
     return { ...base, status: 'ok', records: state.seq, lastWrite: iso(state.lastWrite) };
   } catch (err) {
     return { ...base, status: 'damaged', reason: (err as Error).message };
@@ -67,7 +68,7 @@ function summary(dir: string) {
     namedSnapshots: [...state.named.keys()],
     tables: counts,
     // The created worlds of a server's directory (`<dir>/worlds/<id>`), each as the server would find it at start.
-    worlds: scanWorldDirs(dir).entries.map(worldStatus),
+    worlds: classifyWorlds(dir).entries.map(worldStatus),
   };
 }
 

@@ -19,6 +19,13 @@ export interface ReplayBalance { specificChain: string; tokenSymbol: string; amo
 /** Thrown for unreadable input files (message names the file and the line or field). */
 export class ReplayInputError extends Error {}
 
+/** An input file that cannot be read at all (missing, unreadable, too large): its path and the bare reason, apart. */
+export class InputFileError extends ReplayInputError {
+  constructor(readonly path: string, readonly reason: string, message = `${path}: ${reason}`) {
+    super(message);
+  }
+}
+
 /** Largest input file read (trades, tape, balances, manifest): a week of 200,000 trades is about 20 MB. */
 export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 /** Most trades one replay takes. */
@@ -35,17 +42,18 @@ const REQUIRED = ['timestamp', 'agent', 'fromToken', 'toToken', 'amount'] as con
 /** The parent chains the API knows (the only values of `fromChain` and `toChain`). */
 const PARENT_CHAINS = ['evm', 'svm'];
 
-/** The text of an input file, refused above {@link MAX_INPUT_BYTES}. */
+/** The text of an input file, refused above {@link MAX_INPUT_BYTES}; an {@link InputFileError} when it cannot be read. */
 export function readInput(path: string): string {
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
     const size = fstatSync(fd).size;
-    if (size > MAX_INPUT_BYTES) throw new ReplayInputError(`${path}: ${size} bytes, more than the ${MAX_INPUT_BYTES / 1024 / 1024} MB an input file may hold`);
+    if (size > MAX_INPUT_BYTES) throw new InputFileError(path, `${size} bytes, more than the ${MAX_INPUT_BYTES / 1024 / 1024} MB an input file may hold`);
     return readFileSync(fd, 'utf8');
   } catch (err) {
-    if (err instanceof ReplayInputError) throw err;
-    throw new ReplayInputError(`cannot read ${path}: ${(err as Error).message}`);
+    if (err instanceof InputFileError) throw err;
+    const reason = (err as Error).message;
+    throw new InputFileError(path, reason, `cannot read ${path}: ${reason}`);
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
@@ -208,7 +216,7 @@ export function readForkManifest(dir: string): ForkReplayInputs {
   try {
     m = JSON.parse(readInput(path)) as typeof m;
   } catch (err) {
-    throw bad(`cannot read it: ${(err as Error).message.replace(/^cannot read [^:]*: /, '')}`);
+    throw bad(`cannot read it: ${err instanceof InputFileError ? err.reason : (err as Error).message}`);
   }
   const files = m !== null && typeof m === 'object' && m.files !== null && typeof m.files === 'object' ? m.files : {};
   const r = m !== null && typeof m === 'object' && m.replay !== null && typeof m.replay === 'object' ? m.replay : {};
@@ -219,16 +227,11 @@ export function readForkManifest(dir: string): ForkReplayInputs {
     if (name === '' || basename(name) !== name || name === '.' || name === '..') throw bad(`${field} must name a file inside the directory, got '${name}'`);
     return join(dir, name);
   };
-  const at = (what: string, v: string) => {
-    const ms = Date.parse(v);
-    if (!Number.isFinite(ms)) throw bad(`${what} is not an ISO time: '${v}'`);
-    return ms;
-  };
   if (!Number.isInteger(r.intervalMs) || r.intervalMs < 1000) throw bad(`replay.intervalMs must be an integer >= 1000, got ${r.intervalMs}`);
   if (r.agents !== undefined && (!Array.isArray(r.agents) || r.agents.some((a) => typeof a !== 'string'))) throw bad('replay.agents must be a list of names');
   const out: ForkReplayInputs = {
     trades: inside('files.trades', files.trades), prices: inside('files.prices', files.prices), intervalMs: r.intervalMs,
-    start: at('replay.start', r.start), end: at('replay.end', r.end),
+    start: toMs(r.start, `${path}: replay.start`), end: toMs(r.end, `${path}: replay.end`),
   };
   if (typeof files.balances === 'string') {
     const balances = inside('files.balances', files.balances);

@@ -1,6 +1,6 @@
 // `sweep merge`: shard directories of one sweep read back (each sweep.json checked) and joined into the data an unsharded sweep writes.
 import { join } from 'node:path';
-import { readInput, ReplayInputError } from './replay-input.js';
+import { InputFileError, readInput } from './replay-input.js';
 import { SweepInputError } from './sweep-input.js';
 import type { SweepData, SweepRun } from './sweep-stats.js';
 import type { SweepFile } from './sweep.js';
@@ -12,7 +12,7 @@ export function readSweepFile(dir: string): SweepFile {
   try {
     doc = JSON.parse(readInput(path)) as SweepFile;
   } catch (err) {
-    const why = err instanceof ReplayInputError ? err.message.replace(/^cannot read [^:]*: /, '') : (err as Error).message;
+    const why = err instanceof InputFileError ? err.reason : (err as Error).message;
     throw new SweepInputError(`cannot read ${path}: ${why}`);
   }
   const isRun = (r: unknown) => r !== null && typeof r === 'object' && Number.isInteger((r as SweepRun).run) && Array.isArray((r as SweepRun).standings);

@@ -41,7 +41,7 @@ async function reopen(e: Extract<WorldEntry, { kind: 'world' }>, o: RecoveryOpti
     const recorded = persistence.recoveredOptions();
     if (!recorded) {
       await persistence.close();
-      return { file: e.dir, reason: `${e.dir} holds no world state although ${WORLD_FILE} says the world was created: its journal and snapshot files are missing` };
+      return { file: e.dir, reason: noWorldState(e.dir) };
     }
     const world = await createWorld({ ...recorded, ...o.base }, persistence);
     const idleTtlMs = e.file.idleTtlSeconds === null ? null : e.file.idleTtlSeconds * 1000;
@@ -52,6 +52,35 @@ async function reopen(e: Extract<WorldEntry, { kind: 'world' }>, o: RecoveryOpti
   }
 }
 
+/** Why a world directory whose state files hold no created world is damaged. */
+export const noWorldState = (dir: string): string =>
+  `${dir} holds no world state although ${WORLD_FILE} says the world was created: its journal and snapshot files are missing`;
+
+/**
+ * What a start would find in `<stateDir>/worlds`, read only: every entry of {@link scanWorldDirs} in
+ * id order, with a directory holding the same admin key as an earlier world (a copy) turned damaged,
+ * naming both. A `world` entry is still to be opened: its state files can yet be damaged or missing.
+ */
+export function classifyWorlds(stateDir: string): { entries: WorldEntry[]; nextId: number } {
+  const { entries, nextId } = scanWorldDirs(stateDir);
+  const keys = new Map<string, string>();
+  const classified = entries.map((e): WorldEntry => {
+    if (e.kind !== 'world' || e.file.adminKeyHash === undefined) return e;
+    const copyOf = keys.get(e.file.adminKeyHash);
+    if (copyOf === undefined) {
+      keys.set(e.file.adminKeyHash, e.id);
+      return e;
+    }
+    return {
+      kind: 'damaged', id: e.id, dir: e.dir, damage: {
+        file: join(e.dir, WORLD_FILE),
+        reason: `worlds ${copyOf} and ${e.id} have the same admin key: ${e.dir} is a copy of ${join(stateDir, WORLDS_SUBDIR, copyOf)}, so ${e.id} is not started`,
+      },
+    };
+  });
+  return { entries: classified, nextId };
+}
+
 /**
  * Brings back every world of `<dir>/worlds` in id order. Leftovers of answered deletions and of
  * creations never answered are removed. A world whose files are missing or damaged, or whose
@@ -59,14 +88,13 @@ async function reopen(e: Extract<WorldEntry, { kind: 'world' }>, o: RecoveryOpti
  * and the reason and its files are left alone; the others start. Also gives the next id to hand out.
  */
 export async function recoverWorlds(dir: string, o: RecoveryOptions): Promise<{ worlds: RecoveredWorld[]; damaged: DamagedWorld[]; nextId: number }> {
-  const { entries, nextId } = scanWorldDirs(dir);
+  const { entries, nextId } = classifyWorlds(dir);
   const worlds: RecoveredWorld[] = [];
   const damaged: DamagedWorld[] = [];
   const damage = (id: string, at: string, d: Damage) => {
     damaged.push({ id, dir: at, damage: d });
     o.log.warn(`world ${id} is damaged and not served (its files are left as they are): ${d.reason}`);
   };
-  const keys = new Map<string, string>();
   for (const e of entries) {
     if (e.kind === 'deleted' || e.kind === 'incomplete') {
       o.log.info(`removing ${e.dir}: ${e.kind === 'deleted' ? 'a deletion that was answered but not finished' : 'a creation that was never answered'}`);
@@ -77,15 +105,6 @@ export async function recoverWorlds(dir: string, o: RecoveryOptions): Promise<{ 
       damage(e.id, e.dir, e.damage);
       continue;
     }
-    const copyOf = e.file.adminKeyHash === undefined ? undefined : keys.get(e.file.adminKeyHash);
-    if (copyOf !== undefined) {
-      damage(e.id, e.dir, {
-        file: join(e.dir, WORLD_FILE),
-        reason: `worlds ${copyOf} and ${e.id} have the same admin key: ${e.dir} is a copy of ${join(dir, WORLDS_SUBDIR, copyOf)}, so ${e.id} is not started`,
-      });
-      continue;
-    }
-    if (e.file.adminKeyHash !== undefined) keys.set(e.file.adminKeyHash, e.id);
     const r = await reopen(e, o);
     if ('reason' in r) damage(e.id, e.dir, r);
     else worlds.push(r);

@@ -1,11 +1,11 @@
 // compsim replay: input parsing, the plan and its scenario, hand-checked leaderboards and balance histories, in-process against served replays, counterfactuals, report titles, CLI exit codes.
 import { expect } from 'chai';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkedInProcessTarget } from '../helpers/answers.js';
 import { parseReplayArgs, replayMain, replayOnce } from '../../src/cli/replay.js';
 import { toCsv } from '../../src/research/csv.js';
-import { parseBalances, parseTapes, parseTrades, readForkManifest, ReplayInputError } from '../../src/research/replay-input.js';
+import { InputFileError, MAX_INPUT_BYTES, parseBalances, parseTapes, parseTrades, readForkManifest, readInput, ReplayInputError } from '../../src/research/replay-input.js';
 import { replayPlan, replayScenario } from '../../src/research/replay-plan.js';
 import { loadReplayPlan, runReplay } from '../../src/research/replay.js';
 import { targetResponse, type Target } from '../../src/harness/targets.js';
@@ -58,8 +58,30 @@ describe('compsim replay: inputs', () => {
     expect(() => readForkManifest(dir)).to.throw(ReplayInputError, 'replay.intervalMs must be an integer >= 1000, got 5');
     manifest({}, { agents: [1, 2] });
     expect(() => readForkManifest(dir)).to.throw(ReplayInputError, 'replay.agents must be a list of names');
+    manifest({}, { end: 'soon' });
+    expect(() => readForkManifest(dir)).to.throw(ReplayInputError, `${join(dir, 'fork.json')}: replay.end: not a time (ISO 8601 or epoch ms): "soon"`);
     manifest({});
     expect(readForkManifest(dir)).to.deep.include({ trades: join(dir, 'trades.csv'), prices: join(dir, 'prices.json'), intervalMs: 300_000 });
+    expect(readForkManifest(dir)).to.deep.include({ start: Date.parse('2025-06-02T12:00:00.000Z'), end: Date.parse('2025-06-02T14:00:00.000Z') });
+  });
+
+  it('names a fork manifest too large to read once, with the reason apart from the path', () => {
+    const dir = scratch('replay-manifest-large');
+    const path = join(dir, 'fork.json');
+    writeFileSync(path, '');
+    truncateSync(path, MAX_INPUT_BYTES + 1); // sparse: refused by its size before any byte is read
+    const reason = `${MAX_INPUT_BYTES + 1} bytes, more than the 256 MB an input file may hold`;
+    expect(() => readInput(path)).to.throw(InputFileError, `${path}: ${reason}`).with.property('reason', reason);
+    let message = '';
+    try {
+      readForkManifest(dir);
+    } catch (err) {
+      expect(err).to.be.instanceOf(ReplayInputError);
+      message = (err as Error).message;
+    }
+    expect(message).to.equal(`${path}: cannot read it: ${reason}`);
+    expect(message.split(path)).to.have.length(2);
+    truncateSync(path, 0);
   });
 
   it('plans a replay, and its scenario: agents as actors, start, balance reads, trades at their times, end', () => {

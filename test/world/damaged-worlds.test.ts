@@ -163,6 +163,24 @@ describe('created worlds with --state: damaged, missing and copied files', funct
     expect((await s.call('GET', '/worlds/w1/api/admin/agents', { key: KEY(1) })).status).to.equal(200);
   });
 
+  it('state inspect reports a copied world directory damaged with the reason the server gives, and the original ok', async () => {
+    await prepare(1);
+    cpSync(w('w1'), w('w7'), { recursive: true });
+    writeFileSync(join(w('w7'), 'world.json'), readFileSync(join(w('w1'), 'world.json'), 'utf8').replace('"w1"', '"w7"'));
+    const s = await start();
+    const served = (await s.call('GET', '/api/sim/worlds', { key: SERVER_KEY })).body.worlds[2].damage;
+    await stop(s);
+    const reason = `worlds w1 and w7 have the same admin key: ${w('w7')} is a copy of ${w('w1')}, so w7 is not started`;
+    expect(served).to.deep.equal({ file: join(w('w7'), 'world.json'), reason });
+    const text = await inspect(dir);
+    expect(text.code).to.equal(0);
+    expect(text.out).to.match(/^world w1\s+ok: \d+ records/m);
+    expect(/^world w7\s+DAMAGED: (.*)$/m.exec(text.out)?.[1]).to.equal(reason);
+    const json = JSON.parse((await inspect(dir, '--json')).out) as { worlds: { id: string; status: string; file?: string; reason?: string }[] };
+    expect(json.worlds.map((x) => [x.id, x.status])).to.deep.equal([['w1', 'ok'], ['w7', 'damaged']]);
+    expect(json.worlds[1]).to.include({ file: served.file, reason: served.reason });
+  });
+
   it('refuses a copied world directory left with the original id in its world.json', async () => {
     await prepare(1);
     cpSync(w('w1'), w('w5'), { recursive: true });
