@@ -1,6 +1,6 @@
 // `compsim sweep`: arguments, progress and the printed summary; the sweep itself (runs on the worker pool, statistics, files, merge) is src/research/sweep*.ts.
 import { mergeSweeps } from '../research/sweep-merge.js';
-import { checkRunCount, parseSeeds, parseVary, SweepInputError, type Vary } from '../research/sweep-input.js';
+import { checkDistinctKeys, checkRunCount, parseSeeds, parseVary, SweepInputError, VARY_KEYS, type Vary } from '../research/sweep-input.js';
 import { type SweepData } from '../research/sweep-stats.js';
 import { runSweep, writeSweep, type SweepShard, type WrittenSweep } from '../research/sweep.js';
 import { failure, parseFlags, str, UsageError } from './args.js';
@@ -19,11 +19,7 @@ the distribution of every agent's final rank and PnL and Kendall's tau against t
 Options:
   --seeds <list>        seeds to run: ranges and integers, e.g. 1..200 or 1,5,9 or 1..10,50
   --vary <key=v1,v2>    a world setting to vary (repeatable; every combination runs). Keys:
-                          slippage             upstream, expected or none
-                          prices.volatility    random-walk log-return sd per step (> 0, <= 1)
-                          prices.stepMs        random-walk step in ms (integer >= 1)
-                          maxTradePercentage   largest trade, % of the portfolio (1-100)
-                          snapshotIntervalMs   virtual ms between snapshots (integer >= 1000)
+${Object.entries(VARY_KEYS).map(([k, d]) => `                          ${k.padEnd(21)}${d.describe}`).join('\n')}
   --workers <n>         runs at once on worker threads (default: the number of cores)
   --shard <i/n>         run only shard i of n of the runs (merge the shard directories afterwards)
                         (at most 100,000 seeds, and 100,000 runs: seeds × variants)
@@ -56,8 +52,7 @@ export function parseSweepArgs(argv: readonly string[]): SweepArgs {
   if (v.seeds === undefined) throw new UsageError('--seeds is required (e.g. --seeds 1..200)');
   if (v.out === undefined) throw new UsageError('--out is required');
   const vary = input(() => (v.vary ?? []).map(parseVary));
-  const repeated = vary.find((x, i) => vary.findIndex((y) => y.key === x.key) !== i);
-  if (repeated) throw new UsageError(`--vary ${repeated.key} is given twice`);
+  input(() => checkDistinctKeys(vary));
   const seeds = input(() => parseSeeds(v.seeds!));
   input(() => checkRunCount(seeds.length, vary));
   return {

@@ -11,7 +11,7 @@ export const MAX_SEEDS = 100_000;
 /** Most runs (seeds × variants) a sweep makes: each run's standings are kept until the sweep writes its files. */
 export const MAX_RUNS = 100_000;
 
-/** How a varied setting's values are read and checked. */
+/** How a varied setting's values are read and checked (`describe`: its line in `compsim sweep --help`). */
 export interface VaryKey { describe: string; parse: (v: string) => Json; needsRandomWalk?: boolean }
 
 function number(key: string, v: string, ok: (x: number) => boolean, what: string): number {
@@ -33,19 +33,19 @@ export const VARY_KEYS: Readonly<Record<string, VaryKey>> = Object.assign(Object
     },
   },
   'prices.volatility': {
-    describe: 'the random walk\'s log-return standard deviation per step, > 0 and <= 1', needsRandomWalk: true,
+    describe: 'random-walk log-return sd per step (> 0, <= 1)', needsRandomWalk: true,
     parse: (v: string) => number('prices.volatility', v, (x) => x > 0 && x <= 1, 'a number > 0 and <= 1'),
   },
   'prices.stepMs': {
-    describe: 'the random walk\'s step length in ms, an integer >= 1', needsRandomWalk: true,
+    describe: 'random-walk step in ms (integer >= 1)', needsRandomWalk: true,
     parse: (v: string) => number('prices.stepMs', v, (x) => Number.isInteger(x) && x >= 1, 'an integer >= 1'),
   },
   maxTradePercentage: {
-    describe: 'the largest trade as a percentage of the portfolio, 1-100',
+    describe: 'largest trade, % of the portfolio (1-100)',
     parse: (v: string) => number('maxTradePercentage', v, (x) => x >= 1 && x <= 100, 'a number from 1 to 100'),
   },
   snapshotIntervalMs: {
-    describe: 'virtual ms between portfolio snapshots, an integer >= 1000',
+    describe: 'virtual ms between snapshots (integer >= 1000)',
     parse: (v: string) => number('snapshotIntervalMs', v, (x) => Number.isInteger(x) && x >= 1000, 'an integer >= 1000'),
   },
 });
@@ -96,6 +96,12 @@ export function parseSeeds(spec: string): number[] {
 /** How many variants `vary` makes (the product of the value counts; 1 without `--vary`). */
 export function variantCount(vary: readonly Vary[]): number {
   return vary.reduce((n, v) => n * v.values.length, 1);
+}
+
+/** Refuses a key varied twice (its labels would conflict and its runs multiply). */
+export function checkDistinctKeys(vary: readonly Vary[]): void {
+  const repeated = vary.find((x, i) => vary.findIndex((y) => y.key === x.key) !== i);
+  if (repeated) throw new SweepInputError(`--vary ${repeated.key} is given twice`);
 }
 
 /** Refuses more than {@link MAX_RUNS} runs, naming seeds × variants, before anything is built. */

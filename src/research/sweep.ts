@@ -6,7 +6,7 @@ import { loadScenario, ScenarioError, validateScenario } from '../harness/schema
 import type { Scenario } from '../harness/types.js';
 import { parseBalances, parseTapes, parseTrades, readForkManifest, readInput, ReplayInputError } from './replay-input.js';
 import { replayPlan, replayScenario } from './replay-plan.js';
-import { checkRunCount, checkVary, docHash, SweepInputError, variantAt, variantCount, type Vary } from './sweep-input.js';
+import { checkDistinctKeys, checkRunCount, checkVary, docHash, SweepInputError, variantAt, variantCount, type Vary } from './sweep-input.js';
 import { renderSweepHtml } from './sweep-report.js';
 import { summarise, type SweepData, type SweepRun } from './sweep-stats.js';
 import { ranksCsv, runsCsv, summaryCsv, tauCsv } from './sweep-tables.js';
@@ -109,6 +109,7 @@ const TASK = new URL(import.meta.url.endsWith('.ts') ? './sweep-task.ts' : './sw
 
 /** Runs a sweep (or one shard of it) on the worker pool; the runs come back in run order, whatever the workers. */
 export async function runSweep(o: SweepOptions): Promise<SweepData> {
+  checkDistinctKeys(o.vary);
   checkRunCount(o.seeds.length, o.vary);
   const sc = loadSweepSource(o.source);
   checkVary(sc.doc, o.vary);

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { renderSweepHtml, tauHistogram } from '../../src/research/sweep-report.js';
-import { checkRunCount, MAX_RUNS, parseSeeds, parseVary, SweepInputError, variantAt, variants } from '../../src/research/sweep-input.js';
+import { checkDistinctKeys, checkRunCount, MAX_RUNS, parseSeeds, parseVary, SweepInputError, variantAt, variants } from '../../src/research/sweep-input.js';
 import { kendallTau, quantile, summarise, type SweepData, type SweepRun } from '../../src/research/sweep-stats.js';
 import { SweepRunList } from '../../src/research/sweep.js';
 import { pickShard } from '../../src/cli/shard.js';
@@ -82,6 +82,9 @@ describe('compsim sweep', function () {
       expect(thrown(() => parseVary('prices.volatility=0,0.1'))).to.equal("prices.volatility must be a number > 0 and <= 1, got '0'");
       expect(thrown(() => parseVary('snapshotIntervalMs=500'))).to.equal("snapshotIntervalMs must be an integer >= 1000, got '500'");
       expect(thrown(() => parseVary('slippage'))).to.equal("--vary must be key=value1,value2,... , got 'slippage'");
+      // The library refuses a key varied twice as the command does (runSweep checks it before anything runs).
+      expect(thrown(() => checkDistinctKeys([parseVary('slippage=none'), parseVary('maxTradePercentage=10'), parseVary('slippage=upstream')]))).to.equal('--vary slippage is given twice');
+      expect(() => checkDistinctKeys([parseVary('slippage=none'), parseVary('maxTradePercentage=10')])).to.not.throw();
       expect(thrown(() => parseVary('slippage=none,none'))).to.equal("--vary slippage: a value is repeated in 'none,none'");
     });
 
