@@ -13,6 +13,7 @@ import { SystemClock } from '../adapters/clock/system-clock.js';
 import { CLOCK_RANGE_TEXT, inClockRange } from '../ports/clock.js';
 import { MAX_PRICE, SPECIFIC_CHAINS, type PriceOverride, type SpecificChain } from '../ports/prices.js';
 import { OptionError } from './options-check.js';
+import { errorMessage } from './world-dirs.js';
 import type { StoreDump, Sync } from '../ports/store.js';
 import { MAX_MOVE_SNAPSHOT_ROWS, snapshotRowsUntil, type Job } from './scheduler.js';
 import type { ResettableOptions, World, WorldCore } from './world.js';
@@ -25,7 +26,6 @@ export interface SimControlParts {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 const jobs = (js: Job[]): SimJob[] => js.map((j) => ({ kind: j.kind, competitionId: j.competitionId, at: j.at }));
 const EVM_CHAINS = SPECIFIC_CHAINS.filter((c) => c !== 'svm');
 
@@ -78,7 +78,7 @@ function tapeTime(v: unknown, where: string): number {
 export function optionsFailure(err: unknown): DomainError {
   if (err instanceof DomainError) return err;
   if (err instanceof OptionError) return new DomainError('SIM_INVALID', { where: `options.${err.field}`, reason: err.reason });
-  return new DomainError('SIM_INVALID', { where: 'options', reason: message(err) });
+  return new DomainError('SIM_INVALID', { where: 'options', reason: errorMessage(err) });
 }
 
 /** Refuses a clock target outside the clock's range (400 naming `where`). */
@@ -184,7 +184,7 @@ function priceControls(parts: SimControlParts): Pick<SimControl, 'setPrices' | '
       try {
         return await tx(() => c.prices.tapes.load(parsed));
       } catch (err) {
-        throw new DomainError('SIM_INVALID', { where: 'tapes', reason: message(err) });
+        throw new DomainError('SIM_INVALID', { where: 'tapes', reason: errorMessage(err) });
       }
     },
 
@@ -230,7 +230,7 @@ function stateControls(world: World, parts: SimControlParts): Pick<SimControl, '
         await c.store.load(body as StoreDump);
       } catch (err) {
         await c.store.restore(before);
-        throw new DomainError('SIM_BAD_DUMP', { reason: message(err) });
+        throw new DomainError('SIM_BAD_DUMP', { reason: errorMessage(err) });
       }
       // A loaded world starts every caller's rate-limit windows afresh.
       if (c.limiter) await tx(() => c.limiter!.clear());
