@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import type { StateLogger } from '../adapters/file/state-dir.js';
 import { findAdminByKey, parseBearer } from '../domain/access/auth.js';
 import { DomainError } from '../domain/errors.js';
-import { fixtureDocument, type WorldFixture } from './fixture.js';
+import type { WorldFixture } from './fixture.js';
 import type { CreatedWorld, CreateWorldInput, WorldInfo, WorldsControl } from '../http/worlds.js';
 import { resolveConfig, type ResolvedWorldOptions, type WorldOptions } from './config.js';
 import { OptionError } from './options-check.js';
 import { StatePersistence } from './persistence.js';
 import { optionsFailure } from './sim-control.js';
-import { createWorld, storedProblem, type World } from './world.js';
+import { createWorld, storedProblem, withFixtureDocument, type World } from './world.js';
 import { beginCreation, completeCreation, errorMessage, idOrder, keyHash, moveAside, saveNextId, WORLDS_SUBDIR, type WorldFile } from './world-dirs.js';
 import { recoverWorlds, type DamagedWorld } from './world-recovery.js';
 
@@ -132,9 +132,10 @@ export class WorldHost implements WorldsControl {
     this.dropExpired();
     if (this.held.size + this.building >= this.maxWorlds) throw new DomainError('SIM_WORLD_LIMIT', { max: this.maxWorlds });
     const adminKey = this.newKey();
-    const options = this.creationOptions(input, adminKey);
     // Checked before an id is taken: a request that fails here leaves no trace.
+    let options: WorldOptions;
     try {
+      options = this.creationOptions(input, adminKey);
       resolveConfig(options as ResolvedWorldOptions, '');
     } catch (err) {
       throw creationFailure(err, input);
@@ -372,15 +373,10 @@ function creationFailure(err: unknown, input: CreateWorldInput): DomainError {
   return new DomainError('SIM_INVALID', { where: top ? err.field : `options.${err.field}`, reason: err.reason });
 }
 
-/** The fixture a creation names (a document, or a bundled world's name such as `demo`); a 400 naming the field for an unknown name. */
+/** The fixture a creation names (a document, or a bundled world's name such as `demo`); an unknown name is an OptionError naming `fixture`. */
 function fixtureOf(input: CreateWorldInput): WorldFixture | undefined {
-  const [where, given] = input.fixture !== undefined ? ['fixture', input.fixture] : ['options.fixture', input.options?.fixture];
-  if (given === undefined) return undefined;
-  try {
-    return fixtureDocument(given as WorldFixture | string);
-  } catch (err) {
-    throw new DomainError('SIM_INVALID', { where, reason: errorMessage(err) });
-  }
+  const given = input.fixture !== undefined ? input.fixture : input.options?.fixture;
+  return given === undefined ? undefined : withFixtureDocument({ fixture: given as WorldFixture | string }).fixture;
 }
 
 function expired(h: Held, now: number): boolean {
