@@ -11,7 +11,7 @@ import { isSimPath, type SimControl, type SimJob, type SimPriceInput } from '../
 import { MAX_CLOCK_JUMP_MS } from '../http/resources/sim/request.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
 import { CLOCK_RANGE_TEXT, inClockRange } from '../ports/clock.js';
-import { MAX_PRICE, SPECIFIC_CHAINS, type PriceOverride, type SpecificChain } from '../ports/prices.js';
+import { SPECIFIC_CHAINS, type PriceOverride, type SpecificChain } from '../ports/prices.js';
 import { OptionError } from './options-check.js';
 import { errorMessage } from './world-dirs.js';
 import type { StoreDump, Sync } from '../ports/store.js';
@@ -144,10 +144,8 @@ function priceControls(parts: SimControlParts): Pick<SimControl, 'setPrices' | '
     async setPrices(list: SimPriceInput[]) {
       const c = core();
       const set: PriceOverride[] = [];
-      list.forEach((p, i) => {
-        if (!Number.isFinite(p.price) || p.price < 0 || p.price > MAX_PRICE) {
-          throw new DomainError('SIM_INVALID', { where: `prices.${i}.price`, reason: `must be a finite number from 0 to ${MAX_PRICE}` });
-        }
+      // Its one caller, POST /api/sim/prices, has checked each price (a JSON number from 0 to MAX_PRICE; OverrideTable.set checks again).
+      list.forEach((p) => {
         // A perps asset symbol (BTC, ETH, SOL, ...) sets the mark of its market's token.
         const market = p.specificChain ? null : resolvePerpsAsset(c.prices.catalogue(), p.token);
         const address = market?.address ?? p.token;
