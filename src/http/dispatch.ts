@@ -66,12 +66,13 @@ function nestsDeeper(v: object, depth: number, max: number): boolean {
   return false;
 }
 
-function flatHeaders(h: PlainRequest['headers']): Record<string, string> {
+/** Headers with one string each (lower-cased names; several values joined by `, `): a request's, or an answer's as Node holds them. */
+export function flatHeaders(h: Readonly<Record<string, string | number | readonly string[] | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const k in h) {
     if (!Object.prototype.hasOwnProperty.call(h, k)) continue;
     const v = h[k];
-    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
   }
   return out;
 }

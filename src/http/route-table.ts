@@ -27,6 +27,20 @@ export function pathGroup(path: string): string {
   return group.endsWith('/') ? group.slice(0, -1) : group;
 }
 
+/** A route path as @koa/router and msw spell it: `{param}` becomes `:param`. */
+export function routerPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/**
+ * `defs` in the order they are to be matched: fewer parameters first (stable otherwise), so a
+ * literal route wins over a parameterised one of the same shape when the first match answers.
+ */
+export function inMatchOrder(defs: readonly RouteDef[]): RouteDef[] {
+  const params = (def: RouteDef) => def.path.split('{').length - 1;
+  return [...defs].sort((a, b) => params(a) - params(b));
+}
+
 /**
  * Mounts `defs` on @koa/router (`{param}` becomes `:param`; case-sensitive, one optional trailing
  * slash), one router per {@link pathGroup} (upstream mounts one router per prefix too; a request
@@ -37,15 +51,14 @@ export function pathGroup(path: string): string {
 export function routeTable(defs: readonly RouteDef[], serve: (def: RouteDef) => RouterMiddleware): RouteTable {
   const routers = new Map<string, Router>();
   const routes = new Map<string, RouteDef>();
-  const params = (def: RouteDef) => def.path.split('{').length - 1;
-  for (const def of [...defs].sort((a, b) => params(a) - params(b))) {
+  for (const def of inMatchOrder(defs)) {
     if (routes.has(def.id)) throw new Error(`duplicate route id ${def.id}`);
     const group = pathGroup(def.path);
     if (group.includes('{')) throw new Error(`route ${def.id}: the first two segments of ${def.path} must be literal`);
     routes.set(def.id, def);
     let router = routers.get(group);
     if (router === undefined) routers.set(group, (router = new Router({ sensitive: true })));
-    router.register(def.path.replace(/\{(\w+)\}/g, ':$1'), [def.method], serve(def), { name: def.id });
+    router.register(routerPath(def.path), [def.method], serve(def), { name: def.id });
   }
   const middleware = new Map([...routers].map(([group, router]) => [group, router.routes()]));
   return { routes, routerFor: (path) => middleware.get(pathGroup(path)) };

@@ -24,6 +24,11 @@ export interface McpServerOptions {
   apiVersion?: ApiVersion;
   /** The route table the tools come from (default: compsim's). */
   routes?: readonly RouteDef[];
+  /**
+   * The tools, already built (`buildTools` with this server's routes, API version and whether it
+   * has the sim tools), for a caller creating many servers alike; default: built from the above.
+   */
+  tools?: readonly ToolDef[];
 }
 
 /** What the server tells a client's model about itself (MCP `instructions`). */
@@ -68,7 +73,7 @@ export function listedTool(t: ToolDef): Tool {
  */
 export function createMcpServer(o: McpServerOptions): Server {
   const sim = typeof o.adminKey === 'string' && o.adminKey !== '';
-  const tools = buildTools(o.routes ?? ROUTES, sim, o.apiVersion ?? 'spec');
+  const tools = o.tools ?? buildTools(o.routes ?? ROUTES, sim, o.apiVersion ?? 'spec');
   const byName = new Map(tools.map((t) => [t.name, t]));
   const keyOf = (t: ToolDef) => (t.key === 'admin' ? o.adminKey! : o.agentKey);
   // The SDK's high-level McpServer takes tool schemas only as zod schemas; these tools' schemas are

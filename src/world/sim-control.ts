@@ -11,8 +11,9 @@ import { isSimPath, type SimControl, type SimJob, type SimPriceInput } from '../
 import { MAX_CLOCK_JUMP_MS } from '../http/resources/sim/request.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
 import { CLOCK_RANGE_TEXT, inClockRange } from '../ports/clock.js';
-import { MAX_PRICE, SPECIFIC_CHAINS, type PriceOverride, type SpecificChain } from '../ports/prices.js';
+import { SPECIFIC_CHAINS, type PriceOverride, type SpecificChain } from '../ports/prices.js';
 import { OptionError } from './options-check.js';
+import { errorMessage } from './world-dirs.js';
 import type { StoreDump, Sync } from '../ports/store.js';
 import { MAX_MOVE_SNAPSHOT_ROWS, snapshotRowsUntil, type Job } from './scheduler.js';
 import type { ResettableOptions, World, WorldCore } from './world.js';
@@ -25,7 +26,6 @@ export interface SimControlParts {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 const jobs = (js: Job[]): SimJob[] => js.map((j) => ({ kind: j.kind, competitionId: j.competitionId, at: j.at }));
 const EVM_CHAINS = SPECIFIC_CHAINS.filter((c) => c !== 'svm');
 
@@ -78,7 +78,7 @@ function tapeTime(v: unknown, where: string): number {
 export function optionsFailure(err: unknown): DomainError {
   if (err instanceof DomainError) return err;
   if (err instanceof OptionError) return new DomainError('SIM_INVALID', { where: `options.${err.field}`, reason: err.reason });
-  return new DomainError('SIM_INVALID', { where: 'options', reason: message(err) });
+  return new DomainError('SIM_INVALID', { where: 'options', reason: errorMessage(err) });
 }
 
 /** Refuses a clock target outside the clock's range (400 naming `where`). */
@@ -144,10 +144,8 @@ function priceControls(parts: SimControlParts): Pick<SimControl, 'setPrices' | '
     async setPrices(list: SimPriceInput[]) {
       const c = core();
       const set: PriceOverride[] = [];
-      list.forEach((p, i) => {
-        if (!Number.isFinite(p.price) || p.price < 0 || p.price > MAX_PRICE) {
-          throw new DomainError('SIM_INVALID', { where: `prices.${i}.price`, reason: `must be a finite number from 0 to ${MAX_PRICE}` });
-        }
+      // Its one caller, POST /api/sim/prices, has checked each price (a JSON number from 0 to MAX_PRICE; OverrideTable.set checks again).
+      list.forEach((p) => {
         // A perps asset symbol (BTC, ETH, SOL, ...) sets the mark of its market's token.
         const market = p.specificChain ? null : resolvePerpsAsset(c.prices.catalogue(), p.token);
         const address = market?.address ?? p.token;
@@ -184,7 +182,7 @@ function priceControls(parts: SimControlParts): Pick<SimControl, 'setPrices' | '
       try {
         return await tx(() => c.prices.tapes.load(parsed));
       } catch (err) {
-        throw new DomainError('SIM_INVALID', { where: 'tapes', reason: message(err) });
+        throw new DomainError('SIM_INVALID', { where: 'tapes', reason: errorMessage(err) });
       }
     },
 
@@ -230,7 +228,7 @@ function stateControls(world: World, parts: SimControlParts): Pick<SimControl, '
         await c.store.load(body as StoreDump);
       } catch (err) {
         await c.store.restore(before);
-        throw new DomainError('SIM_BAD_DUMP', { reason: message(err) });
+        throw new DomainError('SIM_BAD_DUMP', { reason: errorMessage(err) });
       }
       // A loaded world starts every caller's rate-limit windows afresh.
       if (c.limiter) await tx(() => c.limiter!.clear());

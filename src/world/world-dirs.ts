@@ -47,6 +47,20 @@ export const keyHash = (key: string): string => createHash('sha256').update(key)
 /** The number of a `w<n>` id (0 for other ids). */
 export const idNumber = (id: string): number => Number(/^w(\d+)$/.exec(id)?.[1] ?? 0);
 
+/**
+ * A comparator putting ids in creation order (`w2` before `w10`), ties and other ids by name; ids
+ * that are not `w<n>` go `first` (a directory scan: `.creating-…`, `.deleted-…`) or `last` (a
+ * listing: named worlds after numbered ones).
+ */
+export function idOrder(unnumbered: 'first' | 'last'): (a: string, b: string) => number {
+  const other = unnumbered === 'first' ? 0 : Number.MAX_SAFE_INTEGER;
+  const n = (id: string) => Number(/^w(\d+)$/.exec(id)?.[1] ?? other);
+  return (a, b) => n(a) - n(b) || a.localeCompare(b);
+}
+
+/** The text of a thrown value: an Error's message, anything else as a string. */
+export const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
 const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
 
 /** Why the text of `<dir>/world.json` is not the description of world `id`, or the description. */
@@ -112,7 +126,7 @@ export function scanWorldDirs(stateDir: string): { entries: WorldEntry[]; nextId
   if (!existsSync(parent)) return { entries: [], nextId: 1 };
   let nextId = Math.max(1, recordedNextId(parent));
   const entries: WorldEntry[] = [];
-  const names = readdirSync(parent).sort((a, b) => idNumber(a) - idNumber(b) || a.localeCompare(b));
+  const names = readdirSync(parent).sort(idOrder('first'));
   for (const name of names) {
     const dir = join(parent, name);
     const deleted = /^\.deleted-([a-z0-9][a-z0-9-]*?)-\d+$/.exec(name);

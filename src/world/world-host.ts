@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import type { StateLogger } from '../adapters/file/state-dir.js';
 import { findAdminByKey, parseBearer } from '../domain/access/auth.js';
 import { DomainError } from '../domain/errors.js';
-import { fixtureDocument, type WorldFixture } from './fixture.js';
+import type { WorldFixture } from './fixture.js';
 import type { CreatedWorld, CreateWorldInput, WorldInfo, WorldsControl } from '../http/worlds.js';
 import { resolveConfig, type ResolvedWorldOptions, type WorldOptions } from './config.js';
 import { OptionError } from './options-check.js';
 import { StatePersistence } from './persistence.js';
 import { optionsFailure } from './sim-control.js';
-import { createWorld, storedProblem, type World } from './world.js';
-import { beginCreation, completeCreation, keyHash, moveAside, saveNextId, WORLDS_SUBDIR, type WorldFile } from './world-dirs.js';
+import { createWorld, storedProblem, withFixtureDocument, type World } from './world.js';
+import { beginCreation, completeCreation, errorMessage, idOrder, keyHash, moveAside, saveNextId, WORLDS_SUBDIR, type WorldFile } from './world-dirs.js';
 import { recoverWorlds, type DamagedWorld } from './world-recovery.js';
 
 /** Worlds a server holds besides the default one unless told otherwise (`compsim serve --max-worlds`). */
@@ -51,10 +51,11 @@ interface Held {
   idle?: () => void;
 }
 
+/** Ids in creation order (`w2` before `w10`), named worlds last. */
+const byCreation = idOrder('last');
 
 const SILENT: StateLogger = { info: () => undefined, warn: () => undefined };
 const randomKey = () => `${randomBytes(8).toString('hex')}_${randomBytes(8).toString('hex')}`;
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 function sameKey(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -131,9 +132,10 @@ export class WorldHost implements WorldsControl {
     this.dropExpired();
     if (this.held.size + this.building >= this.maxWorlds) throw new DomainError('SIM_WORLD_LIMIT', { max: this.maxWorlds });
     const adminKey = this.newKey();
-    const options = this.creationOptions(input, adminKey);
     // Checked before an id is taken: a request that fails here leaves no trace.
+    let options: WorldOptions;
     try {
+      options = this.creationOptions(input, adminKey);
       resolveConfig(options as ResolvedWorldOptions, '');
     } catch (err) {
       throw creationFailure(err, input);
@@ -153,7 +155,7 @@ export class WorldHost implements WorldsControl {
     const damaged = [...this.damaged.values()].map((d): WorldInfo => ({
       id: d.id, basePath: `/worlds/${d.id}`, seed: null, now: null, idleTtlSeconds: null, status: 'damaged', damage: d.damage,
     }));
-    const all = [...worlds, ...damaged].sort((a, b) => idOrder(a.id, b.id));
+    const all = [...worlds, ...damaged].sort((a, b) => byCreation(a.id, b.id));
     return [this.info('default', this.defaultWorld, null), ...all];
   }
 
@@ -212,7 +214,7 @@ export class WorldHost implements WorldsControl {
       try {
         await w.advance(0);
       } catch (err) {
-        this.log.warn(`world ${id}: running its scheduler jobs failed: ${message(err)}`);
+        this.log.warn(`world ${id}: running its scheduler jobs failed: ${errorMessage(err)}`);
       }
     }
   }
@@ -323,7 +325,7 @@ export class WorldHost implements WorldsControl {
         trash = await moveAside(state.dir, h.id, this.now());
         if (trash === null) this.log.warn(`world ${h.id}: its directory ${join(state.dir, WORLDS_SUBDIR, h.id)} was already gone; the world is forgotten`);
       } catch (err) {
-        this.log.warn(`world ${h.id}: could not move its directory aside (${message(err)}); the world is forgotten, its files stay where they are`);
+        this.log.warn(`world ${h.id}: could not move its directory aside (${errorMessage(err)}); the world is forgotten, its files stay where they are`);
       }
     }
     const finish = async () => {
@@ -332,7 +334,7 @@ export class WorldHost implements WorldsControl {
       try {
         rmSync(trash, { recursive: true, force: true });
       } catch (err) {
-        this.log.warn(`world ${h.id}: could not remove ${trash} (${message(err)}); the next start removes it`);
+        this.log.warn(`world ${h.id}: could not remove ${trash} (${errorMessage(err)}); the next start removes it`);
       }
     };
     if (h.inFlight === 0) return finish();
@@ -350,7 +352,7 @@ export class WorldHost implements WorldsControl {
     try {
       await h.persistence?.close();
     } catch (err) {
-      this.log.warn(`world ${h.id}: closing its state failed: ${message(err)}`);
+      this.log.warn(`world ${h.id}: closing its state failed: ${errorMessage(err)}`);
     }
   }
 
@@ -371,21 +373,10 @@ function creationFailure(err: unknown, input: CreateWorldInput): DomainError {
   return new DomainError('SIM_INVALID', { where: top ? err.field : `options.${err.field}`, reason: err.reason });
 }
 
-/** Ids in creation order (`w2` before `w10`). */
-function idOrder(a: string, b: string): number {
-  const n = (id: string) => Number(/^w(\d+)$/.exec(id)?.[1] ?? Number.MAX_SAFE_INTEGER);
-  return n(a) - n(b) || a.localeCompare(b);
-}
-
-/** The fixture a creation names (a document, or a bundled world's name such as `demo`); a 400 naming the field for an unknown name. */
+/** The fixture a creation names (a document, or a bundled world's name such as `demo`); an unknown name is an OptionError naming `fixture`. */
 function fixtureOf(input: CreateWorldInput): WorldFixture | undefined {
-  const [where, given] = input.fixture !== undefined ? ['fixture', input.fixture] : ['options.fixture', input.options?.fixture];
-  if (given === undefined) return undefined;
-  try {
-    return fixtureDocument(given as WorldFixture | string);
-  } catch (err) {
-    throw new DomainError('SIM_INVALID', { where, reason: message(err) });
-  }
+  const given = input.fixture !== undefined ? input.fixture : input.options?.fixture;
+  return given === undefined ? undefined : withFixtureDocument({ fixture: given as WorldFixture | string }).fixture;
 }
 
 function expired(h: Held, now: number): boolean {

@@ -5,7 +5,7 @@ import type { StateLogger } from '../adapters/file/state-dir.js';
 import type { WorldOptions } from './config.js';
 import type { StatePersistence } from './persistence.js';
 import { createWorld, type World } from './world.js';
-import { scanWorldDirs, WORLD_FILE, WORLDS_SUBDIR, type Damage, type WorldEntry } from './world-dirs.js';
+import { errorMessage, scanWorldDirs, WORLD_FILE, WORLDS_SUBDIR, type Damage, type WorldEntry } from './world-dirs.js';
 
 /** A created world found damaged at start: listed, answered 503, its files left as they are. */
 export interface DamagedWorld { id: string; dir: string; damage: Damage }
@@ -25,12 +25,10 @@ export interface RecoveryOptions {
   log: StateLogger;
 }
 
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
 /** The file a failure names (a StateCorruptError's), else the world's directory. */
 function damageOf(err: unknown, dir: string): Damage {
   const file = (err as { file?: unknown }).file;
-  return { file: typeof file === 'string' ? file : dir, reason: message(err) };
+  return { file: typeof file === 'string' ? file : dir, reason: errorMessage(err) };
 }
 
 /** Starts one world found complete; any failure is its damage (and its directory is released). */

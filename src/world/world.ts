@@ -26,6 +26,7 @@ import type { WorldPersistence } from './persistence.js';
 import { runUntil, type Job } from './scheduler.js';
 import { contentProblem } from './dump-check.js';
 import { OptionError } from './options-check.js';
+import { errorMessage } from './world-dirs.js';
 import { CLOCK_RANGE_TEXT, inClockRange } from '../ports/clock.js';
 import { createSimControl } from './sim-control.js';
 
@@ -122,19 +123,18 @@ export function packageVersion(): string {
   return cachedVersion;
 }
 
-/** `o` with its fixture as a document (a bundled world's name read). */
-function withFixtureDocument(o: WorldOptions): ResolvedWorldOptions {
+/** `o` with its fixture as a document (a bundled world's name read); an unknown name is an OptionError naming `fixture`. */
+export function withFixtureDocument(o: WorldOptions): ResolvedWorldOptions {
   if (typeof o.fixture !== 'string') return o as ResolvedWorldOptions;
   try {
     return { ...o, fixture: fixtureDocument(o.fixture) };
   } catch (err) {
-    throw new Error(`fixture: ${(err as Error).message}`);
+    throw new OptionError('fixture', errorMessage(err));
   }
 }
 
 /** Builds one core: adapters, store with aux states, seeded arenas, admin and fixture. */
-async function buildCore(given: WorldOptions, persistence?: WorldPersistence): Promise<WorldCore> {
-  const options = withFixtureDocument(given);
+async function buildCore(options: ResolvedWorldOptions, persistence?: WorldPersistence): Promise<WorldCore> {
   const config = resolveConfig(options, packageVersion());
   const rateLimits = options.rateLimits ?? 'off';
   if (rateLimits !== 'upstream' && rateLimits !== 'off') throw new OptionError('rateLimits', `must be upstream or off, got ${String(rateLimits)}`);
@@ -197,7 +197,7 @@ async function moveClock(core: WorldCore, target: number): Promise<Job[]> {
 }
 
 /** The creation options with a reset's seed, options and admin key on top. */
-function resetOptions(base: WorldOptions, seed: number | string | undefined, opts: { options?: ResettableOptions; adminKey?: string; admin?: false }): WorldOptions {
+function resetOptions(base: WorldOptions, seed: number | string | undefined, opts: { options?: ResettableOptions; adminKey?: string; admin?: false }): ResolvedWorldOptions {
   const o = withFixtureDocument({ ...base, ...opts.options });
   if (seed !== undefined) o.seed = seed;
   if (opts.admin === false) {

@@ -164,7 +164,7 @@ describe('compsim/client', function () {
       expect(await admin.sim.reset()).to.deep.include({ seed: 4, now: '2025-01-01T00:00:00.000Z' });
       expect((await admin.sim.reset({ seed: 9 })).seed).to.equal(9);
       expect((await caught(admin.sim.reset({ options: { fixture: 'nope' } }))).message)
-        .to.equal("Invalid request: options (fixture: unknown bundled world 'nope'; bundled worlds: demo)");
+        .to.equal("Invalid request: options.fixture (unknown bundled world 'nope'; bundled worlds: demo)");
     } finally {
       msw.close();
     }

@@ -86,6 +86,13 @@ describe('POST/GET/DELETE /api/sim/worlds', () => {
     expect(s.host.size).to.equal(0);
   });
 
+  it('names the field alike for an unknown fixture name given to POST /api/sim/reset and to POST /api/sim/worlds (400)', async () => {
+    const text = "Invalid request: options.fixture (unknown bundled world 'nope'; bundled worlds: demo)";
+    expectError(await s.call('POST', '/api/sim/reset', { key: ADMIN_KEY, body: { options: { fixture: 'nope' } } }), 400, text);
+    expectError(await create(s, { options: { fixture: 'nope' } }), 400, text);
+    expect(s.host.size).to.equal(0);
+  });
+
   it('refuses requests without a key or with a key that does not manage worlds (401); a world may delete itself only', async () => {
     expectError(await s.call('POST', '/api/sim/worlds', { body: {} }), 401, 'Admin authentication required. Use Authorization: Bearer YOUR_ADMIN_API_KEY');
     const invalid = 'Invalid key: worlds are managed with the server key or an admin key of the default world';

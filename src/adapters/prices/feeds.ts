@@ -44,6 +44,18 @@ const keyProblem = (k: string) => {
   const i = k.indexOf(':');
   return i > 0 && CHAINS.includes(k.slice(0, i)) && i < k.length - 1 ? null : 'must be "<specificChain>:<address>"';
 };
+
+/** Splits `"<chain>:<address>"` (the address is everything after the first colon, as {@link keyProblem} reads it); throws a message naming the key when it is not one. */
+export function parseTapeKey(k: string): { chain: SpecificChain; address: string } {
+  const i = k.indexOf(':');
+  const chain = k.slice(0, i) as SpecificChain;
+  const address = k.slice(i + 1);
+  if (i < 0 || !CHAINS.includes(chain) || address === '') {
+    throw new Error(`tape key '${k}' is not "<specificChain>:<address>"`);
+  }
+  return { chain, address };
+}
+
 const priceProblem = (v: unknown) => (finite(v) && v >= 0 && v <= MAX_PRICE ? null : `must be a number from 0 to ${MAX_PRICE}, got ${JSON.stringify(v)}`);
 
 function constantProblem(def: Record<string, unknown>): FeedProblem | null {
@@ -174,8 +186,8 @@ export function buildFeed(def: FeedDef, seed: number | string, defaultOrigin: nu
       return (tok, chain) => constantPrice(def, tok, chain);
     case 'tape': {
       const tapes = new Map(Object.entries(def.tapes).map(([k, pts]) => {
-        const [chain, addr] = k.split(':');
-        return [key(addr ?? '', chain as SpecificChain), [...pts].sort((x, y) => x[0] - y[0])] as const;
+        const { chain, address } = parseTapeKey(k);
+        return [key(address, chain), [...pts].sort((x, y) => x[0] - y[0])] as const;
       }));
       // Each catalogue token's tape, found once (a week's replay prices tokens a million times).
       const byToken = new WeakMap<CatalogueToken, { chain: SpecificChain; tape: [number, number][] | undefined }>();

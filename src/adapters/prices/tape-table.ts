@@ -1,22 +1,11 @@
 // TapeTable: recorded price tapes loaded at run time on top of the feed (linear interpolation); a store aux state.
-import { MAX_PRICE, SPECIFIC_CHAINS, type SpecificChain } from '../../ports/prices.js';
+import { MAX_PRICE, type SpecificChain } from '../../ports/prices.js';
 import type { AuxState } from '../../ports/store.js';
 import { addressFamily, key } from './catalogue.js';
-import { interpolate } from './feeds.js';
+import { interpolate, parseTapeKey } from './feeds.js';
 
 /** A tape: `[epochMs, price]` points (any order; kept sorted). */
 export type TapePoints = [number, number][];
-
-/** Splits `"<chain>:<address>"`; throws a message naming the key when it is not one. */
-export function parseTapeKey(k: string): { chain: SpecificChain; address: string } {
-  const i = k.indexOf(':');
-  const chain = k.slice(0, i) as SpecificChain;
-  const address = k.slice(i + 1);
-  if (i < 0 || !(SPECIFIC_CHAINS as readonly string[]).includes(chain) || address === '') {
-    throw new Error(`tape key '${k}' is not "<specificChain>:<address>"`);
-  }
-  return { chain, address };
-}
 
 /** Loaded tapes keyed like the catalogue (chain plus address, lower-cased on EVM chains). */
 export class TapeTable implements AuxState {

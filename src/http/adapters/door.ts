@@ -6,7 +6,7 @@ import { ServerResponse, type IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { ANONYMOUS } from '../../domain/access/auth.js';
 import type { Principal } from '../../domain/model.js';
-import { dispatch, type RouteMatch } from '../dispatch.js';
+import { dispatch, flatHeaders, type RouteMatch } from '../dispatch.js';
 import { HttpError, toErrorResponse } from '../envelope.js';
 import type { HttpWorld, RouteDef } from '../route.js';
 import { routeTable } from '../route-table.js';
@@ -160,7 +160,7 @@ export function createDoor(options: DoorOptions = {}): Door {
       state.world = world;
       await run(ctx);
       return {
-        status: ctx.status, headers: state.headers ?? answerHeaders(ctx), text: textOf(ctx), body: state.answer,
+        status: ctx.status, headers: state.headers ?? flatHeaders(ctx.response.headers), text: textOf(ctx), body: state.answer,
         principal: state.principal ?? ANONYMOUS, routeId: state.routeId ?? null,
       };
     },
@@ -263,15 +263,4 @@ function textOf(ctx: Context): string {
   if (body === null || body === undefined) return '';
   if (typeof body === 'string') return body;
   return Buffer.isBuffer(body) ? body.toString('utf8') : JSON.stringify(body);
-}
-
-/** The answer's headers, one string each. */
-function answerHeaders(ctx: Context): Record<string, string> {
-  const out: Record<string, string> = {};
-  const headers = ctx.response.headers;
-  for (const k in headers) {
-    const v = headers[k];
-    if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : String(v);
-  }
-  return out;
 }

@@ -2,6 +2,7 @@
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import type { HttpWorld, RouteDef } from '../route.js';
 import { ROUTES } from '../resources/index.js';
+import { inMatchOrder, routerPath } from '../route-table.js';
 import type { WorldsControl } from '../worlds.js';
 import { createDoor, type Door, type DoorRequest } from './door.js';
 
@@ -43,9 +44,6 @@ function forward(door: Door, world: HttpWorld) {
   };
 }
 
-/** msw's path of a route: `{param}` becomes `:param`. */
-const mswPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
-
 /**
  * msw handlers serving `world` through the door `compsim serve` uses, so answers are identical:
  * one `http[method](path)` handler per route (literal paths before parameterised ones, as the
@@ -58,9 +56,8 @@ export function handlers(world: HttpWorld, options: MswOptions = {}): HttpHandle
   const door = createDoor({ routes: defs, ...(options.onBug ? { onBug: options.onBug } : {}), ...(options.worlds ? { worlds: options.worlds } : {}) });
   const base = (options.baseUrl ?? '*').replace(/\/+$/, '');
   const resolve = forward(door, world);
-  const params = (def: RouteDef) => def.path.split('{').length - 1;
-  const routes = [...defs].sort((a, b) => params(a) - params(b))
-    .map((def) => http[def.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](`${base}${mswPath(def.path)}`, resolve));
+  const routes = inMatchOrder(defs)
+    .map((def) => http[def.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](`${base}${routerPath(def.path)}`, resolve));
   return [
     ...routes,
     ...(options.unknownRoutes === false ? [] : [http.all(`${base}/api/*`, resolve)]),
