@@ -36,6 +36,8 @@ export interface DoorOptions {
   pages?: Middleware;
   /** Waits `ms` of wall time for a latency fault; without it latency faults add nothing (no socket to hold). */
   delay?: (ms: number) => Promise<void>;
+  /** Words added, in parentheses, to the 404 of a path no route serves: e.g. how to turn on what would serve it. */
+  unservedHint?: (path: string) => string | undefined;
 }
 
 /** A plain request: what any transport hands the door. */
@@ -134,7 +136,11 @@ export function createDoor(options: DoorOptions = {}): Door {
     }, onBug);
     state.principal = res.principal;
     state.routeId = res.routeId;
-    sendJson(ctx, res.status, res.body, res.headers, res.json);
+    // A 404 without a route is the unknown-route answer (a routed 404 has its route id).
+    const hint = res.status === 404 && res.routeId === null ? options.unservedHint?.(pathOf(ctx)) : undefined;
+    if (hint === undefined) return sendJson(ctx, res.status, res.body, res.headers, res.json);
+    const body = res.body as { error: string };
+    sendJson(ctx, res.status, { ...body, error: `${body.error} (${hint})` }, res.headers);
   };
   const table = routeTable(defs, (def) => (ctx) => answer(ctx, { def, params: ctx.params }));
   const stages = [

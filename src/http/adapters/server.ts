@@ -11,7 +11,7 @@ import type { HttpWorld, RouteDef } from '../route.js';
 import type { WorldsControl } from '../worlds.js';
 import { ROUTES } from '../resources/index.js';
 import type { Logger } from 'pino';
-import { createDoor, pathOf, sendJson, type DoorState } from './door.js';
+import { createDoor, pathOf, type DoorState } from './door.js';
 import { webPages } from './web.js';
 
 /** Options of {@link createServer}. */
@@ -50,15 +50,6 @@ function principalLabel(p: Principal): string {
 /** What the unknown-route 404 of a `/api/sim/*` path adds on a server without the sim API. */
 export const SIM_API_OFF = 'the simulation control API is off: start compsim serve with --sim-api';
 
-/** An unknown route's 404 under `/api/sim` says how to turn the sim API on, after its `Cannot METHOD path`. */
-function addSimApiHint(ctx: Koa.Context): void {
-  const path = pathOf(ctx);
-  const state = ctx.state as Partial<DoorState>;
-  const body = state.answer as { error?: unknown } | undefined;
-  if (ctx.status !== 404 || state.routeId || !(path === '/api/sim' || path.startsWith('/api/sim/')) || typeof body?.error !== 'string' || !body.error.startsWith('Cannot ')) return;
-  sendJson(ctx, 404, { ...body, error: `${body.error} (${SIM_API_OFF})` });
-}
-
 /** Builds the Koa app serving `world`. */
 export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa {
   const simApi = options.simApi ?? true;
@@ -74,6 +65,8 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
   const web = options.web ?? true;
   const door = createDoor({
     routes: defs, onBug, delay, ...(options.worlds ? { worlds: options.worlds } : {}),
+    // Without the sim API, its paths' 404 says how to turn it on.
+    ...(simApi ? {} : { unservedHint: (path: string) => (path === '/api/sim' || path.startsWith('/api/sim/') ? SIM_API_OFF : undefined) }),
     // A world's document follows that world's API version.
     ...(web ? { pages: webPages({ simApi, version: world.deps.config.version, apiVersion: (ctx) => (ctx.state as DoorState).world.deps.config.apiVersion, ...(options.routes ? { routes: options.routes } : {}) }) } : {}),
   });
@@ -99,13 +92,6 @@ export function createServer(world: HttpWorld, options: ServerOptions = {}): Koa
     });
   }
   app.use(cors());
-  // Only this adapter knows that the sim routes were left out of the table.
-  if (!simApi) {
-    app.use(async (ctx, next) => {
-      await next();
-      addSimApiHint(ctx);
-    });
-  }
   for (const stage of door.middleware(world)) app.use(stage);
   return app;
 }
