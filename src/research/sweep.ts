@@ -4,8 +4,9 @@ import { basename, join, resolve } from 'node:path';
 import { defaultWorkers, runPool, TaskError, type InputList } from '../harness/pool.js';
 import { loadScenario, ScenarioError, validateScenario } from '../harness/schema.js';
 import type { Scenario } from '../harness/types.js';
-import { parseBalances, parseTapes, parseTrades, readForkManifest, readInput, ReplayInputError } from './replay-input.js';
-import { replayPlan, replayScenario } from './replay-plan.js';
+import { parseTapes, readForkManifest, readInput, ReplayInputError } from './replay-input.js';
+import { replayScenario } from './replay-plan.js';
+import { loadReplayPlan } from './replay.js';
 import { checkDistinctKeys, checkRunCount, checkVary, docHash, SweepInputError, variantAt, variantCount, type Vary } from './sweep-input.js';
 import { renderSweepHtml } from './sweep-report.js';
 import { summarise, type SweepData, type SweepRun } from './sweep-stats.js';
@@ -25,10 +26,10 @@ export function forkScenario(dir: string): Scenario {
   const path = join(dir, 'fork.json');
   try {
     const m = readForkManifest(dir);
-    const balances = m.balances !== undefined ? parseBalances(readInput(m.balances), m.balances) : undefined;
-    const plan = replayPlan(parseTrades(readInput(m.trades), m.trades), parseTapes(readInput(m.prices), m.prices), {
+    const files = { trades: m.trades, ...(m.balances !== undefined ? { balances: m.balances } : {}) };
+    const plan = loadReplayPlan(files, parseTapes(readInput(m.prices), m.prices), {
       seed: 1, slippage: 'none', intervalMs: m.intervalMs, rules: 'lenient', startTime: m.start, endTime: m.end,
-      ...(balances ? { balances } : {}), ...(m.agents ? { agents: m.agents } : {}), ...(m.name !== undefined ? { name: m.name } : {}),
+      ...(m.agents ? { agents: m.agents } : {}), ...(m.name !== undefined ? { name: m.name } : {}),
     });
     return { file: path, name: basename(resolve(dir)), doc: validateScenario(replayScenario(plan).doc, path) };
   } catch (err) {
